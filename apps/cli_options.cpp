@@ -1,0 +1,60 @@
+#include "cli_options.hpp"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <fstream>
+#include <iostream>
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::apps {
+
+std::optional<po::variables_map> parse_command_line(const std::string& usage_line,
+                                                    po::options_description options, int argc,
+                                                    char** argv,
+                                                    const std::vector<std::string>& positional) {
+  options.add_options()("help,h", "show this help")(
+      "config", po::value<std::string>(), "read flags from an INI-style file (flag = value)");
+  po::positional_options_description pos;
+  for (std::size_t i = 0; i < positional.size(); ++i)
+    pos.add(positional[i].c_str(), i + 1 == positional.size() ? -1 : 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc - 1, argv + 1).options(options).positional(pos).run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: " << usage_line << "\n\n" << options << "\n";
+      return std::nullopt;
+    }
+    if (vm.count("config")) {
+      const auto path = vm["config"].as<std::string>();
+      std::ifstream in(path);
+      if (!in) throw InputError("--config " + path + ": cannot open file");
+      po::store(po::parse_config_file(in, options), vm);  // command line stored first wins
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string(argv[0]) + ": " + e.what() + " (see 'dpareto " + argv[0] + " --help')");
+  }
+  return vm;
+}
+
+std::vector<double> parse_number_list(const std::string& text, const std::string& flag) {
+  std::vector<double> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    double v = 0;
+    const auto res = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || res.ec != std::errc() || res.ptr != item.data() + item.size())
+      throw InputError(flag + ": '" + item + "' in '" + text + "' is not a number");
+    values.push_back(v);
+    start = end + 1;
+  }
+  return values;
+}
+
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+}  // namespace dpareto::apps

@@ -1,0 +1,72 @@
+#pragma once
+// GP regression with a Matérn 5/2 ARD kernel (DESIGN.md §3.1). Targets are standardized internally
+// (predictions are returned in the caller's units). Hyperparameters θ = (log ℓ_1..d, log s²,
+// log σ_n²) maximize the log marginal likelihood by NLopt L-BFGS with its analytic gradient, from
+// one warm start (the previous fit) plus `random_restarts` random starts, inside box bounds.
+// The noise is fixed at `nugget` for noiseless oracles (learn_noise = false) or learned.
+#include <Eigen/Dense>
+#include <functional>
+#include <string>
+
+#include "dpareto/core/random.hpp"
+#include "dpareto/gp/matern52.hpp"
+
+namespace dpareto::gp {
+
+struct GpOptions {
+  bool learn_noise = true;
+  double nugget = 1e-6;        // noise variance floor (standardized units) and the fixed value when not learned
+  int random_restarts = 4;     // besides the warm start
+  double log_lengthscale_low = -4.6, log_lengthscale_high = 2.3;    // ℓ ∈ [0.01, 10] (unit-cube inputs)
+  double log_signal_low = -4.6, log_signal_high = 4.6;              // s² ∈ [0.01, 100]
+  double log_noise_low = -13.8, log_noise_high = 0.0;               // σ_n² ∈ [1e-6, 1]
+  int max_jitter_retries = 6;  // Cholesky: jitter 1e-8·mean(diag) × 10^k, k = 0..retries−1
+  // Receives one line per Cholesky retry (default: std::cerr).
+  std::function<void(const std::string&)> log;
+};
+
+struct Prediction {
+  double mean;
+  double variance;  // of the latent function (noise excluded)
+};
+
+class GaussianProcess {
+ public:
+  explicit GaussianProcess(GpOptions options = {});
+
+  // X: n × d inputs (unit cube), y: n targets (already transformed). Fits the hyperparameters
+  // (warm-started from the previous fit when the dimension matches) and factorizes.
+  void fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, Rng& rng);
+  // Refactorizes with new data but the current hyperparameters (no optimization). Used for
+  // fantasized pending points (Kriging believer) and cheap updates.
+  void condition(const Eigen::MatrixXd& X, const Eigen::VectorXd& y);
+
+  bool fitted() const;
+  Prediction predict(const Eigen::VectorXd& x) const;
+  void predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const;
+
+  // Log marginal likelihood (standardized targets) at θ, and its gradient when `gradient` is
+  // non-null; for the current data. Exposed for tests (finite differences) and diagnostics.
+  double log_marginal_likelihood(const Eigen::VectorXd& theta, Eigen::VectorXd* gradient) const;
+
+  // Current θ = (log ℓ_1..d, log s², log σ_n²) in standardized units.
+  const Eigen::VectorXd& theta() const { return theta_; }
+  void set_theta(const Eigen::VectorXd& theta);
+  const GpOptions& options() const { return options_; }
+  const Eigen::MatrixXd& inputs() const { return X_; }
+  const Eigen::VectorXd& targets() const { return y_; }
+
+ private:
+  void factorize();
+
+  GpOptions options_;
+  Eigen::MatrixXd X_;
+  Eigen::VectorXd y_;          // caller units
+  double y_mean_ = 0, y_scale_ = 1;
+  Eigen::VectorXd theta_;
+  Eigen::LLT<Eigen::MatrixXd> chol_;
+  Eigen::VectorXd alpha_;      // K⁻¹ (y − mean)/scale
+  bool factorized_ = false;
+};
+
+}  // namespace dpareto::gp

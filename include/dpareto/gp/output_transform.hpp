@@ -1,0 +1,17 @@
+#pragma once
+// Output transforms of the surrogates (DPareto Sec. 3.2 "A Note on Output Domains"): log for
+// epsilon, logit for utility, identity. logit clamps its argument to [margin, 1 − margin] with
+// margin = 1e-6 so that utilities of exactly 0 or 1 stay finite (|logit| ≤ 13.8).
+#include <string>
+
+namespace dpareto::gp {
+
+enum class Transform { identity, log, logit };
+
+inline constexpr double kLogitMargin = 1e-6;
+
+double forward(Transform t, double value);  // log: value must be > 0 (clamped at 1e-300)
+double inverse(Transform t, double value);
+std::string transform_name(Transform t);
+
+}  // namespace dpareto::gp

@@ -1,0 +1,64 @@
+#pragma once
+// A problem = a named hyperparameter space + a privacy oracle + a utility oracle (DESIGN.md §1,
+// DPareto Sec. 2.1). Objectives are minimized: (epsilon, 1 - utility).
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "dpareto/space/space.hpp"
+
+namespace dpareto::problems {
+
+// How the reported hypervolume measures epsilon (DESIGN.md §3.2 "Geometry axis").
+enum class HvAxis { linear, log10 };
+
+struct ReferenceSpec {
+  double epsilon = 10;     // anti-ideal epsilon
+  double error = 1;        // anti-ideal error (1 - utility)
+  HvAxis axis = HvAxis::linear;
+  double log_floor = 1e-2;  // epsilon below this counts as this on the log axis
+};
+
+// What a utility oracle measured: the mean over repeats and its extremes (DPareto Fig. 7).
+struct UtilityResult {
+  double utility = 0;
+  double utility_min = 0;
+  double utility_max = 0;
+  std::string message;  // e.g. "diverged (NaN loss) in 2 of 10 repeats"
+};
+
+// One evaluated setting. `ok == false` is a failed evaluation: `message` says why; it never
+// enters the surrogates or the front.
+struct Evaluation {
+  bool ok = false;
+  double epsilon = 0;
+  double delta = 0;
+  double utility = 0;
+  double utility_min = 0;
+  double utility_max = 0;
+  double seconds = 0;
+  std::string message;
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  virtual std::string name() const = 0;
+  virtual const space::Space& space() const = 0;
+  // The delta at which privacy() reports epsilon (0 for pure DP).
+  virtual double delta() const = 0;
+  // Privacy oracle: epsilon of the setting (may be +inf). Deterministic and cheap.
+  virtual double privacy(const space::Params& params) const = 0;
+  // Utility oracle in [0, 1]; randomness comes only from `seed`. Must be safe to call from
+  // several threads at once on one Problem.
+  virtual UtilityResult utility(const space::Params& params, std::uint64_t seed) const = 0;
+  virtual ReferenceSpec default_reference() const { return {}; }
+  // Problem-specific configuration recorded in summary.json (repeats, subsets, ...).
+  virtual std::map<std::string, std::string> settings() const { return {}; }
+
+  // Runs both oracles, times them, and turns exceptions, NaN/inf utility, negative or NaN
+  // epsilon and utility outside [0, 1] into a failed Evaluation with its reason.
+  Evaluation evaluate(const space::Params& params, std::uint64_t seed) const;
+};
+
+}  // namespace dpareto::problems

@@ -1,0 +1,80 @@
+#pragma once
+// The record of one exploration run and its files (DESIGN.md §2 "Output of a run"):
+//   evaluations.csv  id,phase,status,<params...>,epsilon,delta,utility,utility_min,utility_max,seconds,message
+//   front.csv        the non-dominated ok rows, same columns, sorted by epsilon
+//   summary.json     {"problem","method","seed","reference","hv_axis","evaluations","hypervolume",
+//                     "hv_history","front",...}
+// This module depends on nothing else in dpareto: records carry plain names and numbers.
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dpareto::study {
+
+struct EvaluationRecord {
+  int id = 0;                   // 1-based, in order of completion
+  std::string phase;            // init | bo | random | grid
+  std::string status;           // ok | failed (| running, in a study database)
+  std::vector<double> params;   // in RunInfo::parameter_names order
+  double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0, seconds = 0;
+  std::string message;
+  std::uint64_t seed = 0;       // the seed the utility oracle received
+
+  bool ok() const { return status == "ok"; }
+  double error() const { return 1.0 - utility; }
+};
+
+struct RunInfo {
+  std::string problem;
+  std::string method;                       // dpareto | random | grid
+  std::optional<std::uint64_t> seed;        // absent: seeded from the OS CSPRNG
+  std::vector<std::string> parameter_names;
+  double reference_epsilon = 10, reference_error = 1;
+  std::string hv_axis = "linear";           // linear | log
+  double log_floor = 1e-2;
+  nlohmann::json extra = nlohmann::json::object();  // acquisition, init, budget, problem settings...
+};
+
+// Hypervolume of the ok records' (epsilon, error) points under RunInfo's reference and axis.
+double run_hypervolume(const RunInfo& info, const std::vector<EvaluationRecord>& records);
+// Indices (into records) of the non-dominated ok records, sorted by epsilon.
+std::vector<std::size_t> run_front(const std::vector<EvaluationRecord>& records);
+
+// Writes the three files of a run directory, rewriting them atomically (write + rename) after
+// every evaluation so that a killed run leaves consistent files.
+class RunDirectoryWriter {
+ public:
+  RunDirectoryWriter(std::string directory, RunInfo info);
+  // Appends a record and rewrites evaluations.csv, front.csv and summary.json.
+  void add(const EvaluationRecord& record);
+  const std::vector<EvaluationRecord>& records() const { return records_; }
+  const RunInfo& info() const { return info_; }
+  const std::vector<double>& hv_history() const { return hv_history_; }
+
+ private:
+  void flush() const;
+  std::string directory_;
+  RunInfo info_;
+  std::vector<EvaluationRecord> records_;
+  std::vector<double> hv_history_;
+};
+
+struct RunData {
+  RunInfo info;
+  std::vector<EvaluationRecord> records;
+  std::vector<double> hv_history;
+  nlohmann::json summary;  // summary.json as read
+};
+
+// Reads a run directory written by RunDirectoryWriter (or exported from a study). Throws
+// InputError naming the file and line for a missing or corrupt evaluations.csv / summary.json.
+RunData read_run_directory(const std::string& directory);
+
+// CSV text helpers shared by writers and readers (RFC 4180 quoting).
+std::string csv_escape(const std::string& field);
+std::vector<std::string> csv_split(const std::string& line);
+
+}  // namespace dpareto::study

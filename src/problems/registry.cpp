@@ -1,0 +1,77 @@
+#include "dpareto/problems/registry.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::problems {
+namespace {
+
+std::map<std::string, ProblemInfo>& table() {
+  static std::map<std::string, ProblemInfo> problems;
+  return problems;
+}
+
+template <typename T>
+T parse_option(const ProblemOptions& options, const std::string& key, T fallback, const char* kind) {
+  const auto it = options.find(key);
+  if (it == options.end()) return fallback;
+  const std::string& text = it->second;
+  T value{};
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+    throw InputError("option " + key + "=" + text + ": expected " + kind);
+  return value;
+}
+
+}  // namespace
+
+void register_problem(ProblemInfo info) { table()[info.name] = std::move(info); }
+
+std::unique_ptr<Problem> make_problem(const std::string& name, const ProblemOptions& options) {
+  const auto it = table().find(name);
+  if (it == table().end()) {
+    std::string known;
+    for (const auto& [n, info] : table()) known += (known.empty() ? "" : ", ") + n;
+    throw InputError("unknown problem '" + name + "' (known: " + known + ")");
+  }
+  return it->second.make(options);
+}
+
+std::vector<ProblemInfo> list_problems() {
+  std::vector<ProblemInfo> out;
+  for (const auto& [n, info] : table()) out.push_back(info);
+  return out;
+}
+
+int option_int(const ProblemOptions& options, const std::string& key, int fallback) {
+  return parse_option<int>(options, key, fallback, "an integer");
+}
+
+double option_double(const ProblemOptions& options, const std::string& key, double fallback) {
+  const double v = parse_option<double>(options, key, fallback, "a number");
+  if (!std::isfinite(v)) throw InputError("option " + key + ": expected a finite number");
+  return v;
+}
+
+std::string option_string(const ProblemOptions& options, const std::string& key,
+                          const std::string& fallback) {
+  const auto it = options.find(key);
+  return it == options.end() ? fallback : it->second;
+}
+
+void reject_unknown_options(const ProblemOptions& options, const std::vector<std::string>& known,
+                            const std::string& problem_name) {
+  for (const auto& [key, value] : options) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw InputError("problem " + problem_name + ": unknown option '" + key + "' (known: " +
+                       (list.empty() ? "none" : list) + ")");
+    }
+  }
+}
+
+}  // namespace dpareto::problems
