@@ -21,7 +21,7 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
     pos.add(positional[i].c_str(), i + 1 == positional.size() ? -1 : 1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc - 1, argv + 1).options(options).positional(pos).run(), vm);
+    po::store(po::command_line_parser(argc, argv).options(options).positional(pos).run(), vm);
     if (vm.count("help")) {
       std::cout << "usage: " << usage_line << "\n\n" << options << "\n";
       return std::nullopt;

@@ -119,7 +119,8 @@ std::vector<Params> Space::grid(int points_per_dimension) const {
     const double lo = scaled(p, p.low), hi = scaled(p, p.high);
     for (int k = 0; k < points_per_dimension; ++k) {
       const double t = points_per_dimension == 1 ? 0.5 : double(k) / (points_per_dimension - 1);
-      const double v = snap_value(p, unscaled(p, lo + t * (hi - lo)));
+      // Endpoints exactly (exp(log(low)) need not equal low).
+      const double v = t == 0 ? p.low : t == 1 ? p.high : snap_value(p, unscaled(p, lo + t * (hi - lo)));
       if (axes[i].empty() || axes[i].back() != v) axes[i].push_back(v);
     }
   }

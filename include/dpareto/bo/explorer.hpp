@@ -2,6 +2,7 @@
 // The DPareto loop (DPareto Alg. 2) behind an ask/tell API, and the random and grid baselines
 // behind the same interface. Optuna-style seam: the explorer proposes, whoever evaluates tells.
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,9 @@ struct ExplorerOptions {
   int grid_points = 3;                     // grid baseline: points per dimension
   int dense_candidates = 2000;             // acquisition maximization: random/Sobol stage size
   int local_starts = 5;                    // NLopt local refinements from the best candidates
-  int gp_restarts = 4;
+  int local_evaluations = 60;              // acquisition evaluations per local refinement
+  int gp_restarts = 4;                     // random restarts besides the warm start, at full refits
+  int full_refit_every = 8;                // BO asks between full refits; others warm-start only
   bool utility_noisy = true;               // learn the utility GP's noise (privacy GP: nugget)
 };
 
@@ -66,6 +69,14 @@ class Explorer {
 
   const std::vector<Observation>& observations() const { return observations_; }
   const AskTimings& timings() const { return timings_; }
+  int asks() const { return asks_; }
+
+  // Everything a resumed explorer needs beyond the told observations: the ask counter (each ask
+  // draws from a generator derived from (seed, ask index)) and both GPs' hyperparameters (the
+  // warm start of the next fit). A seeded explorer told the same observations and restored to
+  // the same state proposes exactly what the uninterrupted one would have.
+  nlohmann::json state() const;
+  void restore_state(const nlohmann::json& state);
   const space::Space& space() const { return space_; }
   const ExplorerOptions& options() const { return options_; }
 
@@ -80,21 +91,24 @@ class Explorer {
   double acquisition_at(const std::vector<double>& unit_x) const;
 
  private:
-  std::optional<Suggestion> ask_bo(const std::vector<space::Params>& pending);
+  std::optional<Suggestion> ask_bo(const std::vector<space::Params>& pending, Rng& rng);
   bool seen(const space::Params& p, const std::vector<space::Params>& pending) const;
-  space::Params random_unseen(const std::vector<space::Params>& pending);
+  space::Params random_unseen(const std::vector<space::Params>& pending, Rng& rng, bool from_prior);
+  void fit_surrogates(Rng& rng, int random_restarts, const std::vector<space::Params>& pending);
+  void build_cells(const std::vector<space::Params>& pending);
+  int ok_count() const;
 
   space::Space space_;
   ExplorerOptions options_;
-  Rng rng_;
+  std::uint64_t seed_;
   std::vector<Observation> observations_;
   std::vector<space::Params> grid_;
-  std::size_t grid_next_ = 0;
-  int proposed_ = 0;
+  int asks_ = 0;
+  int bo_asks_ = 0;
   gp::GaussianProcess epsilon_gp_;
   gp::GaussianProcess utility_gp_;
   std::vector<pareto::Cell> geometry_cells_, gp_cells_;
-  pareto::EpsilonAxis acquisition_axis_;
+  bool gp_space_geometry_ = false;  // estimated reference: cells and HVI in GP space (GPflowOpt)
   AskTimings timings_;
 };
 

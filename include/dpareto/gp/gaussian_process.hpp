@@ -53,6 +53,8 @@ class GaussianProcess {
   const Eigen::VectorXd& theta() const { return theta_; }
   void set_theta(const Eigen::VectorXd& theta);
   const GpOptions& options() const { return options_; }
+  // Random restarts of the next fit() (the explorer does full refits only every few asks).
+  void set_random_restarts(int restarts) { options_.random_restarts = restarts; }
   const Eigen::MatrixXd& inputs() const { return X_; }
   const Eigen::VectorXd& targets() const { return y_; }
 

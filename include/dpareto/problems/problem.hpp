@@ -58,7 +58,8 @@ class Problem {
 
   // Runs both oracles, times them, and turns exceptions, NaN/inf utility, negative or NaN
   // epsilon and utility outside [0, 1] into a failed Evaluation with its reason.
-  Evaluation evaluate(const space::Params& params, std::uint64_t seed) const;
+  // Virtual so that an oracle measuring both at once (the external command) runs once.
+  virtual Evaluation evaluate(const space::Params& params, std::uint64_t seed) const;
 };
 
 }  // namespace dpareto::problems

@@ -50,6 +50,8 @@ class RunDirectoryWriter {
   RunDirectoryWriter(std::string directory, RunInfo info);
   // Appends a record and rewrites evaluations.csv, front.csv and summary.json.
   void add(const EvaluationRecord& record);
+  // Appends many records and rewrites the files once (hypervolume history updated incrementally).
+  void add_many(const std::vector<EvaluationRecord>& records);
   const std::vector<EvaluationRecord>& records() const { return records_; }
   const RunInfo& info() const { return info_; }
   const std::vector<double>& hv_history() const { return hv_history_; }

@@ -1,0 +1,59 @@
+#include "problem_flags.hpp"
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::apps {
+
+void add_problem_flags(po::options_description& options) {
+  options.add_options()("problem", po::value<std::string>(), "problem name (dpareto problems lists them)")(
+      "set", po::value<std::vector<std::string>>()->composing(), "problem option key=value (repeatable)")(
+      "repeats", po::value<std::string>(), "utility repeats per evaluation (problem option 'repeats')")(
+      "train-subset", po::value<std::string>(), "train on the first N examples (problem option 'train_subset')")(
+      "max-epochs", po::value<std::string>(), "cap on epochs (problem option 'max_epochs')")(
+      "data-dir", po::value<std::string>(), "data directory (problem option 'data_dir'; default ../shared/data or $DPARETO_DATA)")(
+      "threads", po::value<std::string>(), "threads per evaluation (problem option 'threads')");
+}
+
+problems::ProblemOptions problem_options_from(const po::variables_map& vm) {
+  problems::ProblemOptions options;
+  if (vm.count("set")) {
+    for (const auto& item : vm["set"].as<std::vector<std::string>>()) {
+      const auto eq = item.find('=');
+      if (eq == std::string::npos || eq == 0) throw InputError("--set " + item + ": expected key=value");
+      options[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+  }
+  const std::pair<const char*, const char*> shortcuts[] = {{"repeats", "repeats"},
+                                                           {"train-subset", "train_subset"},
+                                                           {"max-epochs", "max_epochs"},
+                                                           {"data-dir", "data_dir"},
+                                                           {"threads", "threads"}};
+  for (const auto& [flag, key] : shortcuts)
+    if (vm.count(flag)) options[key] = vm[flag].as<std::string>();
+  return options;
+}
+
+std::unique_ptr<problems::Problem> make_problem_from(const po::variables_map& vm) {
+  if (!vm.count("problem")) throw InputError("--problem is required (dpareto problems lists them)");
+  return problems::make_problem(vm["problem"].as<std::string>(), problem_options_from(vm));
+}
+
+study::EvaluationRecord to_record(int id, const std::string& phase, const space::Params& params,
+                                  const problems::Evaluation& e, std::uint64_t seed) {
+  study::EvaluationRecord r;
+  r.id = id;
+  r.phase = phase;
+  r.status = e.ok ? "ok" : "failed";
+  r.params = params;
+  r.epsilon = e.epsilon;
+  r.delta = e.delta;
+  r.utility = e.utility;
+  r.utility_min = e.utility_min;
+  r.utility_max = e.utility_max;
+  r.seconds = e.seconds;
+  r.message = e.message;
+  r.seed = seed;
+  return r;
+}
+
+}  // namespace dpareto::apps

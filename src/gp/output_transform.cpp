@@ -1,0 +1,50 @@
+#include "dpareto/gp/output_transform.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::gp {
+
+double forward(Transform t, double value) {
+  if (std::isnan(value)) throw InputError("output transform " + transform_name(t) + ": value is NaN");
+  switch (t) {
+    case Transform::identity:
+      return value;
+    case Transform::log:
+      return std::log(std::max(value, 1e-300));
+    case Transform::logit: {
+      const double p = std::clamp(value, kLogitMargin, 1 - kLogitMargin);
+      return std::log(p) - std::log1p(-p);
+    }
+  }
+  throw InputError("output transform: unknown kind");
+}
+
+double inverse(Transform t, double value) {
+  switch (t) {
+    case Transform::identity:
+      return value;
+    case Transform::log:
+      return std::exp(value);
+    case Transform::logit:
+      // Sigmoid, written to avoid overflow of exp for large |value|.
+      return value >= 0 ? 1 / (1 + std::exp(-value)) : std::exp(value) / (1 + std::exp(value));
+  }
+  throw InputError("output transform: unknown kind");
+}
+
+std::string transform_name(Transform t) {
+  switch (t) {
+    case Transform::identity:
+      return "identity";
+    case Transform::log:
+      return "log";
+    case Transform::logit:
+      return "logit";
+  }
+  throw InputError("output transform: unknown kind");
+}
+
+}  // namespace dpareto::gp

@@ -1,0 +1,281 @@
+#include "dpareto/study/run_record.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/pareto/dominance.hpp"
+#include "dpareto/pareto/hypervolume.hpp"
+#include "dpareto/pareto/objective_axis.hpp"
+
+namespace dpareto::study {
+namespace fs = std::filesystem;
+namespace {
+
+const std::vector<std::string> kLeadingColumns = {"id", "phase", "status"};
+const std::vector<std::string> kTrailingColumns = {"epsilon", "delta", "utility", "utility_min",
+                                                   "utility_max", "seconds", "message"};
+
+pareto::EpsilonAxis axis_of(const RunInfo& info) {
+  pareto::EpsilonAxis axis;
+  axis.kind = info.hv_axis == "log" ? pareto::EpsilonAxis::Kind::log10 : pareto::EpsilonAxis::Kind::linear;
+  axis.floor = info.log_floor;
+  return axis;
+}
+
+std::string header_line(const RunInfo& info) {
+  std::string line;
+  auto add = [&](const std::string& c) { line += (line.empty() ? "" : ",") + csv_escape(c); };
+  for (const auto& c : kLeadingColumns) add(c);
+  for (const auto& c : info.parameter_names) add(c);
+  for (const auto& c : kTrailingColumns) add(c);
+  return line;
+}
+
+std::string record_line(const EvaluationRecord& r) {
+  std::string line = std::to_string(r.id) + "," + csv_escape(r.phase) + "," + csv_escape(r.status);
+  for (double p : r.params) line += "," + format_number(p);
+  for (double v : {r.epsilon, r.delta, r.utility, r.utility_min, r.utility_max, r.seconds})
+    line += "," + format_number(v);
+  return line + "," + csv_escape(r.message);
+}
+
+void write_atomically(const fs::path& path, const std::string& content) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError("cannot write " + tmp.string());
+    out << content;
+    if (!out.flush()) throw InputError("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, path);
+}
+
+nlohmann::json record_json(const RunInfo& info, const EvaluationRecord& r) {
+  nlohmann::json params = nlohmann::json::object();
+  for (std::size_t i = 0; i < info.parameter_names.size(); ++i)
+    params[info.parameter_names[i]] = json_number(r.params.at(i));
+  return {{"id", r.id},
+          {"phase", r.phase},
+          {"params", params},
+          {"epsilon", json_number(r.epsilon)},
+          {"delta", json_number(r.delta)},
+          {"utility", json_number(r.utility)},
+          {"utility_min", json_number(r.utility_min)},
+          {"utility_max", json_number(r.utility_max)}};
+}
+
+double parse_double(const std::string& text, const std::string& where) {
+  if (text == "inf") return INFINITY;
+  if (text == "-inf") return -INFINITY;
+  if (text == "nan") return NAN;
+  double v = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+    throw InputError(where + ": '" + text + "' is not a number");
+  return v;
+}
+
+}  // namespace
+
+std::string csv_escape(const std::string& field) {
+  if (field.find_first_of(",\"\n\r") == std::string::npos) return field;
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::vector<std::string> csv_split(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+std::vector<std::size_t> run_front(const std::vector<EvaluationRecord>& records) {
+  std::vector<pareto::Point2> points;
+  std::vector<std::size_t> ok_index;
+  for (std::size_t i = 0; i < records.size(); ++i)
+    if (records[i].ok()) {
+      points.push_back({records[i].epsilon, records[i].error()});
+      ok_index.push_back(i);
+    }
+  std::vector<std::size_t> front;
+  for (std::size_t k : pareto::non_dominated_indices(points)) front.push_back(ok_index[k]);
+  return front;
+}
+
+double run_hypervolume(const RunInfo& info, const std::vector<EvaluationRecord>& records) {
+  const auto axis = axis_of(info);
+  std::vector<pareto::Point2> points;
+  for (const auto& r : records)
+    if (r.ok()) points.push_back(axis.map({r.epsilon, r.error()}));
+  return pareto::hypervolume_2d(points, axis.map({info.reference_epsilon, info.reference_error}));
+}
+
+RunDirectoryWriter::RunDirectoryWriter(std::string directory, RunInfo info)
+    : directory_(std::move(directory)), info_(std::move(info)) {
+  std::error_code ec;
+  fs::create_directories(directory_, ec);
+  if (ec) throw InputError("--out " + directory_ + ": cannot create directory (" + ec.message() + ")");
+  flush();
+}
+
+void RunDirectoryWriter::add(const EvaluationRecord& record) {
+  if (record.params.size() != info_.parameter_names.size())
+    throw Error("run record " + std::to_string(record.id) + " has " + std::to_string(record.params.size()) +
+                " parameters, expected " + std::to_string(info_.parameter_names.size()));
+  records_.push_back(record);
+  hv_history_.push_back(run_hypervolume(info_, records_));
+  flush();
+}
+
+void RunDirectoryWriter::add_many(const std::vector<EvaluationRecord>& records) {
+  const auto axis = axis_of(info_);
+  const pareto::Point2 reference = axis.map({info_.reference_epsilon, info_.reference_error});
+  std::vector<pareto::Point2> front;
+  for (const auto& r : records_)
+    if (r.ok()) front.push_back(axis.map({r.epsilon, r.error()}));
+  front = pareto::pareto_front(front);
+  double hv = hv_history_.empty() ? 0.0 : hv_history_.back();
+  for (const auto& r : records) {
+    if (r.params.size() != info_.parameter_names.size())
+      throw Error("run record " + std::to_string(r.id) + " has the wrong number of parameters");
+    records_.push_back(r);
+    if (r.ok()) {
+      const auto point = axis.map({r.epsilon, r.error()});
+      const double gain = pareto::hypervolume_improvement_2d(front, point, reference);
+      if (gain > 0) {
+        hv += gain;
+        front.push_back(point);
+        front = pareto::pareto_front(front);
+      }
+    }
+    hv_history_.push_back(hv);
+  }
+  flush();
+}
+
+void RunDirectoryWriter::flush() const {
+  const fs::path dir(directory_);
+  std::string evaluations = header_line(info_) + "\n";
+  for (const auto& r : records_) evaluations += record_line(r) + "\n";
+  write_atomically(dir / "evaluations.csv", evaluations);
+
+  const auto front = run_front(records_);
+  std::string front_csv = header_line(info_) + "\n";
+  nlohmann::json front_json = nlohmann::json::array();
+  for (std::size_t i : front) {
+    front_csv += record_line(records_[i]) + "\n";
+    front_json.push_back(record_json(info_, records_[i]));
+  }
+  write_atomically(dir / "front.csv", front_csv);
+
+  nlohmann::json hv = nlohmann::json::array();
+  for (double h : hv_history_) hv.push_back(json_number(h));
+  nlohmann::json summary = {
+      {"problem", info_.problem},
+      {"method", info_.method},
+      {"seed", info_.seed ? nlohmann::json(*info_.seed) : nlohmann::json(nullptr)},
+      {"parameters", info_.parameter_names},
+      {"reference", {json_number(info_.reference_epsilon), json_number(info_.reference_error)}},
+      {"hv_axis", info_.hv_axis},
+      {"log_floor", info_.log_floor},
+      {"evaluations", records_.size()},
+      {"failed", std::count_if(records_.begin(), records_.end(), [](const auto& r) { return !r.ok(); })},
+      {"hypervolume", json_number(hv_history_.empty() ? 0.0 : hv_history_.back())},
+      {"hv_history", hv},
+      {"front", front_json}};
+  for (const auto& [key, value] : info_.extra.items()) summary[key] = value;
+  write_atomically(dir / "summary.json", summary.dump(2) + "\n");
+}
+
+RunData read_run_directory(const std::string& directory) {
+  const fs::path dir(directory);
+  const fs::path summary_path = dir / "summary.json";
+  const fs::path csv_path = dir / "evaluations.csv";
+  if (!fs::is_directory(dir)) throw InputError(directory + ": not a run directory (no such directory)");
+  RunData data;
+  {
+    std::ifstream in(summary_path);
+    if (!in) throw InputError(summary_path.string() + ": missing (not a run directory?)");
+    try {
+      data.summary = nlohmann::json::parse(in);
+      auto& s = data.summary;
+      data.info.problem = s.at("problem").get<std::string>();
+      data.info.method = s.at("method").get<std::string>();
+      if (!s.at("seed").is_null()) data.info.seed = s["seed"].get<std::uint64_t>();
+      data.info.parameter_names = s.at("parameters").get<std::vector<std::string>>();
+      data.info.reference_epsilon = number_from_json(s.at("reference").at(0), "reference[0]");
+      data.info.reference_error = number_from_json(s.at("reference").at(1), "reference[1]");
+      data.info.hv_axis = s.at("hv_axis").get<std::string>();
+      data.info.log_floor = s.value("log_floor", 1e-2);
+      for (const auto& h : s.at("hv_history")) data.hv_history.push_back(number_from_json(h, "hv_history"));
+      static const std::vector<std::string> own = {"problem", "method", "seed", "parameters", "reference",
+                                                   "hv_axis", "log_floor", "evaluations", "failed",
+                                                   "hypervolume", "hv_history", "front"};
+      for (const auto& [key, value] : s.items())
+        if (std::find(own.begin(), own.end(), key) == own.end()) data.info.extra[key] = value;
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(summary_path.string() + ": corrupt summary (" + e.what() + ")");
+    }
+  }
+  std::ifstream in(csv_path);
+  if (!in) throw InputError(csv_path.string() + ": missing (not a run directory?)");
+  std::string line;
+  if (!std::getline(in, line)) throw InputError(csv_path.string() + ": empty file (no header)");
+  const auto header = csv_split(line);
+  const std::size_t np = data.info.parameter_names.size();
+  if (header.size() != kLeadingColumns.size() + np + kTrailingColumns.size())
+    throw InputError(csv_path.string() + ":1: header has " + std::to_string(header.size()) +
+                     " columns, summary.json lists " + std::to_string(np) + " parameters");
+  int line_number = 1;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.empty()) continue;
+    const std::string where = csv_path.string() + ":" + std::to_string(line_number);
+    const auto f = csv_split(line);
+    if (f.size() != header.size())
+      throw InputError(where + ": " + std::to_string(f.size()) + " fields, expected " + std::to_string(header.size()));
+    EvaluationRecord r;
+    r.id = static_cast<int>(parse_double(f[0], where + " (id)"));
+    r.phase = f[1];
+    r.status = f[2];
+    if (r.status != "ok" && r.status != "failed" && r.status != "running")
+      throw InputError(where + ": status '" + r.status + "' is not ok, failed or running");
+    for (std::size_t i = 0; i < np; ++i) r.params.push_back(parse_double(f[3 + i], where + " (" + header[3 + i] + ")"));
+    double* numbers[] = {&r.epsilon, &r.delta, &r.utility, &r.utility_min, &r.utility_max, &r.seconds};
+    for (std::size_t k = 0; k < 6; ++k) *numbers[k] = parse_double(f[3 + np + k], where + " (" + kTrailingColumns[k] + ")");
+    r.message = f[3 + np + 6];
+    data.records.push_back(std::move(r));
+  }
+  return data;
+}
+
+}  // namespace dpareto::study

@@ -1,0 +1,98 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/study/run_record.hpp"
+
+using namespace dpareto;
+namespace fs = std::filesystem;
+
+namespace {
+study::EvaluationRecord record(int id, double eps, double util, bool ok = true) {
+  study::EvaluationRecord r;
+  r.id = id;
+  r.phase = id <= 2 ? "init" : "bo";
+  r.status = ok ? "ok" : "failed";
+  r.params = {double(id), 0.5 * id};
+  r.epsilon = eps;
+  r.utility = util;
+  r.utility_min = util;
+  r.utility_max = util;
+  r.message = ok ? "" : "diverged, \"NaN\" loss";
+  return r;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const auto dir = fs::temp_directory_path() / ("dpareto-test-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  return dir;
+}
+}  // namespace
+
+TEST_CASE("run directory: written after every evaluation, read back identically, front and HV right") {
+  const auto dir = fresh_dir("run");
+  study::RunInfo info;
+  info.problem = "toy";
+  info.method = "dpareto";
+  info.seed = 7;
+  info.parameter_names = {"a", "b"};
+  info.reference_epsilon = 10;
+  info.reference_error = 1;
+  study::RunDirectoryWriter writer(dir.string(), info);
+  writer.add(record(1, 2.0, 0.5));
+  writer.add(record(2, 1.0, 0.4));
+  writer.add(record(3, 0.5, 0.9, false));  // failed: never on the front
+  writer.add(record(4, 4.0, 0.8));
+  writer.add(record(5, 3.0, 0.5));  // dominated by record 1
+  // front (epsilon, error): (1, 0.6), (2, 0.5), (4, 0.2) with r = (10, 1), by columns:
+  // [1,2] height 0.4, [2,4] height 0.5, [4,10] height 0.8: 0.4 + 1.0 + 4.8 = 6.2
+  CHECK(writer.hv_history().back() == doctest::Approx(6.2));
+  CHECK(writer.hv_history().size() == 5);
+  const auto data = study::read_run_directory(dir.string());
+  CHECK(data.records.size() == 5);
+  CHECK(data.records[2].message == "diverged, \"NaN\" loss");
+  CHECK(data.records[2].status == "failed");
+  CHECK(data.info.seed == 7u);
+  CHECK(data.hv_history == writer.hv_history());
+  const auto front = study::run_front(data.records);
+  REQUIRE(front.size() == 3);
+  CHECK(data.records[front[0]].id == 2);
+  CHECK(data.records[front[2]].id == 4);
+  std::ifstream front_csv(dir / "front.csv");
+  int lines = 0;
+  for (std::string line; std::getline(front_csv, line);) ++lines;
+  CHECK(lines == 4);  // header + 3
+
+  study::RunDirectoryWriter batch((dir / "batch").string(), info);
+  batch.add_many({record(1, 2.0, 0.5), record(2, 1.0, 0.4), record(3, 0.5, 0.9, false), record(4, 4.0, 0.8),
+                  record(5, 3.0, 0.5)});
+  for (std::size_t i = 0; i < 5; ++i) CHECK(batch.hv_history()[i] == doctest::Approx(writer.hv_history()[i]));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("run directory: missing or corrupt files give one-line errors naming the file") {
+  const auto dir = fresh_dir("corrupt");
+  CHECK_THROWS_AS(study::read_run_directory(dir.string()), InputError);
+  fs::create_directories(dir);
+  std::ofstream(dir / "summary.json") << "{ not json";
+  CHECK_THROWS_WITH_AS(study::read_run_directory(dir.string()), doctest::Contains("summary.json"), InputError);
+  study::RunInfo info;
+  info.problem = "toy";
+  info.method = "random";
+  info.parameter_names = {"a", "b"};
+  { study::RunDirectoryWriter writer(dir.string(), info); }
+  std::ofstream(dir / "evaluations.csv", std::ios::app) << "1,init,ok,1,2,3\n";
+  CHECK_THROWS_WITH_AS(study::read_run_directory(dir.string()), doctest::Contains("evaluations.csv:2"), InputError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("CSV quoting round-trips") {
+  const std::string field = "a, \"quoted\" value";
+  const auto line = "1," + study::csv_escape(field) + ",x";
+  const auto parts = study::csv_split(line);
+  REQUIRE(parts.size() == 3);
+  CHECK(parts[1] == field);
+}
