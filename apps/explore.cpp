@@ -36,7 +36,7 @@ int run_explore(int argc, char** argv) {
       "log-floor", po::value<double>(), "log axis: epsilon below this counts as this (default: the problem's)")(
       "grid-points", po::value<int>()->default_value(3), "grid method: points per dimension")(
       "prior", po::bool_switch(), "draw random/initial points from the problem's Appx. C distributions")(
-      "candidates", po::value<int>()->default_value(2000), "acquisition: size of the dense random stage")(
+      "candidates", po::value<int>()->default_value(1000), "acquisition: size of the dense random stage")(
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
       "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
       "json", po::bool_switch(), "print the final summary as JSON");

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
 #include "dpareto/gp/output_transform.hpp"
 #include "dpareto/pareto/cells.hpp"
 #include "dpareto/pareto/dominance.hpp"
@@ -46,8 +47,8 @@ Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t se
   const auto& r = options_.reference;
   const double ideal_epsilon = options_.axis.kind == pareto::EpsilonAxis::Kind::log10 ? options_.axis.floor : 0.0;
   if (!(std::isfinite(r[0]) && r[0] > ideal_epsilon && std::isfinite(r[1]) && r[1] > 0))
-    throw InputError("--reference " + std::to_string(r[0]) + "," + std::to_string(r[1]) +
-                     ": must be strictly worse than the ideal point (epsilon > " + std::to_string(ideal_epsilon) +
+    throw InputError("--reference " + format_number(r[0]) + "," + format_number(r[1]) +
+                     ": must be strictly worse than the ideal point (epsilon > " + format_number(ideal_epsilon) +
                      ", error > 0) and finite");
   if (options_.dense_candidates < 1) throw InputError("explorer: dense_candidates must be at least 1");
   if (options_.method == Method::grid) grid_ = space_.grid(options_.grid_points);
@@ -203,6 +204,13 @@ double value_of(AcquisitionKind kind, bool gp_space_geometry, const std::vector<
 
 }  // namespace
 
+double Explorer::mean_hvi(double mean_log_epsilon, double mean_logit_utility) const {
+  if (gp_space_geometry_) return hypervolume_improvement(gp_cells_, {mean_log_epsilon, -mean_logit_utility});
+  const double epsilon = gp::inverse(gp::Transform::log, mean_log_epsilon);
+  const double error = 1.0 - gp::inverse(gp::Transform::logit, mean_logit_utility);
+  return hypervolume_improvement(geometry_cells_, options_.axis.map({epsilon, error}));
+}
+
 double Explorer::acquisition_at(const std::vector<double>& unit_x) const {
   return value_of(options_.acquisition, gp_space_geometry_, geometry_cells_, gp_cells_, options_.axis,
                   predict(unit_x));
@@ -225,24 +233,34 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (Eigen::Index i = 0; i < n; ++i)
     for (Eigen::Index j = 0; j < d; ++j) C(i, j) = unit(rng);
-  Eigen::VectorXd mean_e, var_e, mean_u, var_u;
-  epsilon_gp_.predict_batch(C, mean_e, var_e);
-  utility_gp_.predict_batch(C, mean_u, var_u);
-  auto prediction_at = [&](Eigen::Index i) {
-    return GpPrediction{mean_e(i), std::sqrt(std::max(var_e(i), 0.0)), mean_u(i), std::sqrt(std::max(var_u(i), 0.0))};
-  };
+  // HVPoI is 0 wherever the mean's HVI is 0, so variances (a triangular solve each) are computed
+  // only for the candidates whose mean improves the front.
+  const Eigen::VectorXd mean_e = epsilon_gp_.predict_mean_batch(C);
+  const Eigen::VectorXd mean_u = utility_gp_.predict_mean_batch(C);
   AcquisitionKind kind = options_.acquisition;
-  std::vector<double> values(n);
-  auto score_all = [&] {
-    for (Eigen::Index i = 0; i < n; ++i)
-      values[i] = value_of(kind, gp_space_geometry_, geometry_cells_, gp_cells_, options_.axis, prediction_at(i));
-  };
-  score_all();
+  std::vector<double> values(static_cast<std::size_t>(n), 0.0);
+  std::vector<Eigen::Index> to_score;
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (kind == AcquisitionKind::ehvi || mean_hvi(mean_e(i), mean_u(i)) > 0) to_score.push_back(i);
   // Where every predictive mean is dominated, HVPoI is 0 everywhere; EHVI, positive everywhere,
   // then ranks the candidates instead of an arbitrary pick.
-  if (*std::max_element(values.begin(), values.end()) <= 0 && kind == AcquisitionKind::hvpoi) {
+  if (to_score.empty()) {
     kind = AcquisitionKind::ehvi;
-    score_all();
+    to_score.resize(static_cast<std::size_t>(n));
+    std::iota(to_score.begin(), to_score.end(), 0);
+  }
+  {
+    Eigen::MatrixXd S(static_cast<Eigen::Index>(to_score.size()), d);
+    for (std::size_t k = 0; k < to_score.size(); ++k) S.row(static_cast<Eigen::Index>(k)) = C.row(to_score[k]);
+    Eigen::VectorXd me, ve, mu, vu;
+    epsilon_gp_.predict_batch(S, me, ve);
+    utility_gp_.predict_batch(S, mu, vu);
+    for (std::size_t k = 0; k < to_score.size(); ++k) {
+      const auto j = static_cast<Eigen::Index>(k);
+      values[to_score[k]] =
+          value_of(kind, gp_space_geometry_, geometry_cells_, gp_cells_, options_.axis,
+                   GpPrediction{me(j), std::sqrt(std::max(ve(j), 0.0)), mu(j), std::sqrt(std::max(vu(j), 0.0))});
+    }
   }
   std::vector<Eigen::Index> order(n);
   std::iota(order.begin(), order.end(), 0);

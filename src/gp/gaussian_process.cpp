@@ -21,7 +21,7 @@ constexpr double kLog2Pi = 1.8378770664093454836;
 // L-BFGS budget per start: the likelihood surface is smooth and low-dimensional, and more
 // evaluations rarely move the optimum by more than the tolerance below.
 constexpr int kMaxEvaluationsPerStart = 150;
-constexpr double kRelativeTolerance = 1e-7;
+constexpr double kRelativeTolerance = 1e-6;
 
 std::string format(double v) {
   std::ostringstream s;
@@ -403,8 +403,19 @@ Prediction GaussianProcess::predict(const Eigen::VectorXd& x) const {
   return {mean(0), variance(0)};
 }
 
+Eigen::VectorXd GaussianProcess::predict_mean_batch(const Eigen::MatrixXd& X) const {
+  Eigen::VectorXd mean, unused;
+  predict_batch(X, mean, unused, false);
+  return mean;
+}
+
 void GaussianProcess::predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean,
                                     Eigen::VectorXd& variance) const {
+  predict_batch(X, mean, variance, true);
+}
+
+void GaussianProcess::predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance,
+                                    bool with_variance) const {
   if (!factorized_) throw InputError("GaussianProcess::predict: the GP has no data (fit or condition first)");
   if (X.cols() != X_.cols())
     throw InputError("GaussianProcess::predict: inputs have " + std::to_string(X.cols()) +
@@ -413,6 +424,7 @@ void GaussianProcess::predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& m
   const Matern52 kernel{theta_.head(d).array().exp().matrix(), std::exp(theta_(d))};
   Eigen::MatrixXd V = kernel.matrix(X_, X);  // n × m cross-covariances
   mean = (V.transpose() * alpha_).array() * y_scale_ + y_mean_;
+  if (!with_variance) return;
   chol_.matrixL().solveInPlace(V);  // one triangular solve for the whole batch
   variance = ((kernel.signal_variance - V.colwise().squaredNorm().array()).max(0.0) * y_scale_ * y_scale_).matrix();
 }

@@ -27,7 +27,7 @@ struct ExplorerOptions {
   pareto::Point2 reference{10, 1};         // (epsilon, error)
   pareto::EpsilonAxis axis{};
   int grid_points = 3;                     // grid baseline: points per dimension
-  int dense_candidates = 2000;             // acquisition maximization: random/Sobol stage size
+  int dense_candidates = 1000;             // acquisition maximization: random/Sobol stage size
   int local_starts = 5;                    // NLopt local refinements from the best candidates
   int local_evaluations = 60;              // acquisition evaluations per local refinement
   int gp_restarts = 4;                     // random restarts besides the warm start, at full refits
@@ -97,6 +97,8 @@ class Explorer {
   void fit_surrogates(Rng& rng, int random_restarts, const std::vector<space::Params>& pending);
   void build_cells(const std::vector<space::Params>& pending);
   int ok_count() const;
+  // HVI of a predictive mean in the acquisition's geometry (0: HVPoI is 0 there).
+  double mean_hvi(double mean_log_epsilon, double mean_logit_utility) const;
 
   space::Space space_;
   ExplorerOptions options_;

@@ -44,12 +44,16 @@ class GaussianProcess {
   bool fitted() const;
   Prediction predict(const Eigen::VectorXd& x) const;
   void predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const;
+  // Means only: O(n) per point after the cross-covariances, no triangular solve.
+  Eigen::VectorXd predict_mean_batch(const Eigen::MatrixXd& X) const;
 
   // Log marginal likelihood (standardized targets) at θ, and its gradient when `gradient` is
   // non-null; for the current data. Exposed for tests (finite differences) and diagnostics.
   double log_marginal_likelihood(const Eigen::VectorXd& theta, Eigen::VectorXd* gradient) const;
 
-  // Current θ = (log ℓ_1..d, log s², log σ_n²) in standardized units.
+  // Current θ = (log ℓ_1..d, log s², log σ_n²) in standardized units. With learn_noise = false the
+  // last entry always reads log(nugget) (set_theta overwrites it). set_theta refactorizes when the
+  // GP holds data.
   const Eigen::VectorXd& theta() const { return theta_; }
   void set_theta(const Eigen::VectorXd& theta);
   const GpOptions& options() const { return options_; }
@@ -60,6 +64,8 @@ class GaussianProcess {
 
  private:
   void factorize();
+  void predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance,
+                     bool with_variance) const;
 
   GpOptions options_;
   Eigen::MatrixXd X_;
