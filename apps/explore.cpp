@@ -7,6 +7,9 @@
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/plot/front_figure.hpp"
+#include "dpareto/plot/gnuplot.hpp"
+#include "dpareto/plot/labelled_run.hpp"
 #include "evaluation_loop.hpp"
 #include "problem_flags.hpp"
 #include "progress_bar.hpp"
@@ -39,6 +42,7 @@ int run_explore(int argc, char** argv) {
       "candidates", po::value<int>()->default_value(1000), "acquisition: size of the dense random stage")(
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
       "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
+      "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
       "json", po::bool_switch(), "print the final summary as JSON");
   const auto parsed = parse_command_line("dpareto explore --problem NAME [options]", options, argc, argv);
   if (!parsed) return 0;
@@ -85,6 +89,14 @@ int run_explore(int argc, char** argv) {
     throw InputError("--init " + std::to_string(explorer_options.initial_points) + " is larger than --budget " +
                      std::to_string(budget));
 
+  if (vm.count("png")) {  // fail before a long run, not after it
+    const auto png = vm["png"].as<std::string>();
+    const auto dot = png.rfind('.');
+    const auto extension = dot == std::string::npos ? "" : png.substr(dot);
+    if (extension != ".png" && extension != ".svg" && extension != ".pdf")
+      throw InputError("--png " + png + ": the file name must end in .png, .svg or .pdf");
+    plot::gnuplot_executable();
+  }
   const bool seeded = vm.count("seed") > 0;
   const std::uint64_t seed = seeded ? vm["seed"].as<std::uint64_t>() : os_random_u64();
   bo::Explorer explorer(problem->space(), explorer_options, seed);
@@ -118,6 +130,7 @@ int run_explore(int argc, char** argv) {
   });
   progress.finish();
 
+  if (vm.count("png")) plot::render(plot::front_figure({plot::load_run(out)}), vm["png"].as<std::string>(), plot::Canvas{});
   const auto& records = writer.records();
   const auto failed = std::count_if(records.begin(), records.end(), [](const auto& r) { return !r.ok(); });
   const auto front = study::run_front(records);

@@ -1,0 +1,191 @@
+// dpareto account dpsgd|gaussian|tuning: privacy accounting from the command line (privacy module).
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_options.hpp"
+#include "command.hpp"
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/privacy/analytic_gaussian.hpp"
+#include "dpareto/privacy/dpsgd_accountant.hpp"
+#include "dpareto/privacy/random_stopping.hpp"
+
+namespace dpareto::apps {
+namespace {
+
+using privacy::Conversion;
+using privacy::Sampling;
+
+double flag_in_open(const po::variables_map& vm, const char* flag, double lo, double hi) {
+  const double v = vm[flag].as<double>();
+  if (!(v > lo && v < hi))
+    throw InputError(std::string("--") + flag + " " + format_number(v) + " must be in (" + format_number(lo) + ", " +
+                     format_number(hi) + ")");
+  return v;
+}
+
+// The flags shared by `account dpsgd`, `account tuning` (the base DP-SGD run).
+void add_dpsgd_flags(po::options_description& options) {
+  options.add_options()("sampling", po::value<std::string>()->required(), "poisson (rate q, add/remove) or fixed (lot m of n without replacement, q = m/n, replace-one)")(
+      "q", po::value<double>()->required(), "sampling rate q (poisson) or lot fraction m/n (fixed), in [0, 1]")(
+      "sigma", po::value<double>()->required(), "noise multiplier (noise std / L2 sensitivity), > 0")(
+      "steps", po::value<long long>()->required(), "number of steps T >= 0")(
+      "delta", po::value<double>()->required(), "target delta in (0, 1)")(
+      "orders", po::value<std::string>(), "comma-separated RDP orders > 1 (default: the built-in grid)")(
+      "conversion", po::value<std::string>()->default_value("improved"), "RDP -> (eps, delta): improved or classic")(
+      "rdp", "also print the RDP curve")("json", "print one JSON object");
+}
+
+struct DpsgdFlags {
+  Sampling sampling;
+  double q, sigma, delta;
+  long long steps;
+  std::vector<double> orders;
+  Conversion conversion;
+};
+
+DpsgdFlags read_dpsgd_flags(const po::variables_map& vm) {
+  DpsgdFlags f;
+  f.sampling = privacy::parse_sampling(vm["sampling"].as<std::string>(), "--sampling");
+  f.q = vm["q"].as<double>();
+  if (!(f.q >= 0 && f.q <= 1)) throw InputError("--q " + format_number(f.q) + " must be in [0, 1]");
+  f.sigma = vm["sigma"].as<double>();
+  if (!(f.sigma > 0) || std::isinf(f.sigma)) throw InputError("--sigma " + format_number(f.sigma) + " must be a finite number > 0");
+  f.steps = vm["steps"].as<long long>();
+  if (f.steps < 0) throw InputError("--steps " + std::to_string(f.steps) + " must be >= 0");
+  f.delta = flag_in_open(vm, "delta", 0, 1);
+  f.orders = vm.count("orders") ? parse_number_list(vm["orders"].as<std::string>(), "--orders") : privacy::default_orders();
+  for (double a : f.orders)
+    if (!(a > 1)) throw InputError("--orders: order " + format_number(a) + " must be > 1");
+  f.conversion = privacy::parse_conversion(vm["conversion"].as<std::string>(), "--conversion");
+  return f;
+}
+
+void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const std::vector<double>& rdp,
+                   const po::variables_map& vm, nlohmann::json json) {
+  if (vm.count("json")) {
+    json["epsilon"] = json_number(r.epsilon);
+    json["delta"] = json_number(r.delta);
+    json["order"] = json_number(r.order);
+    json["conversion"] = privacy::to_string(r.conversion);
+    json["sampling"] = privacy::to_string(f.sampling);
+    if (vm.count("rdp")) {
+      json["rdp"] = nlohmann::json::array();
+      for (std::size_t i = 0; i < rdp.size(); ++i) json["rdp"].push_back({json_number(f.orders[i]), json_number(rdp[i])});
+    }
+    std::cout << json.dump() << "\n";
+    return;
+  }
+  std::cout << "epsilon = " << format_number(r.epsilon) << " at delta = " << format_number(r.delta) << " (order "
+            << format_number(r.order) << ", " << privacy::to_string(r.conversion) << " conversion, "
+            << privacy::to_string(f.sampling) << " sampling)\n";
+  if (vm.count("rdp")) {
+    std::cout << "order\trdp\n";
+    for (std::size_t i = 0; i < rdp.size(); ++i) std::cout << format_number(f.orders[i]) << "\t" << format_number(rdp[i]) << "\n";
+  }
+}
+
+int run_dpsgd(int argc, char** argv) {
+  po::options_description options("account dpsgd options");
+  add_dpsgd_flags(options);
+  const auto vm = parse_command_line(
+      "dpareto account dpsgd --sampling poisson|fixed --q Q --sigma S --steps T --delta D [--orders A,B,...] "
+      "[--conversion improved|classic] [--rdp] [--json]",
+      options, argc, argv);
+  if (!vm) return 0;
+  const DpsgdFlags f = read_dpsgd_flags(*vm);
+  const auto rdp = privacy::dpsgd_rdp(f.sampling, f.q, f.sigma, f.steps, f.orders);
+  print_epsilon(privacy::rdp_to_epsilon(f.orders, rdp, f.delta, f.conversion), f, rdp, *vm, nlohmann::json::object());
+  return 0;
+}
+
+int run_tuning(int argc, char** argv) {
+  po::options_description options("account tuning options");
+  options.add_options()("distribution", po::value<std::string>()->required(), "law of the number of runs K: poisson (--mu) or tnb (--eta, --gamma)")(
+      "mu", po::value<double>(), "Poisson mean of K, > 0")("eta", po::value<double>(), "truncated negative binomial eta > -1")(
+      "gamma", po::value<double>(), "truncated negative binomial gamma in (0, 1)");
+  add_dpsgd_flags(options);
+  const auto vm = parse_command_line(
+      "dpareto account tuning --distribution poisson|tnb (--mu M | --eta H --gamma G) --sampling poisson|fixed --q Q "
+      "--sigma S --steps T --delta D [--orders ...] [--conversion ...] [--rdp] [--json]",
+      options, argc, argv);
+  if (!vm) return 0;
+  const DpsgdFlags f = read_dpsgd_flags(*vm);
+  const auto candidate = privacy::dpsgd_rdp(f.sampling, f.q, f.sigma, f.steps, f.orders);
+  const std::string distribution = (*vm)["distribution"].as<std::string>();
+  nlohmann::json json = {{"distribution", distribution}};
+  std::vector<double> rdp;
+  if (distribution == "poisson") {
+    if (!vm->count("mu")) throw InputError("--distribution poisson needs --mu");
+    const double mu = (*vm)["mu"].as<double>();
+    if (!(mu > 0) || std::isinf(mu)) throw InputError("--mu " + format_number(mu) + " must be a finite number > 0");
+    rdp = privacy::poisson_stopping_rdp(f.orders, candidate, mu);
+    json["expected_runs"] = json_number(mu);
+  } else if (distribution == "tnb") {
+    if (!vm->count("eta") || !vm->count("gamma")) throw InputError("--distribution tnb needs --eta and --gamma");
+    const double eta = (*vm)["eta"].as<double>();
+    if (!(eta > -1) || std::isinf(eta)) throw InputError("--eta " + format_number(eta) + " must be a finite number > -1");
+    const double gamma = flag_in_open(*vm, "gamma", 0, 1);
+    rdp = privacy::truncated_negative_binomial_stopping_rdp(f.orders, candidate, eta, gamma);
+    json["expected_runs"] = json_number(privacy::truncated_negative_binomial_mean(eta, gamma));
+  } else {
+    throw InputError("--distribution '" + distribution + "' is not poisson or tnb");
+  }
+  const auto result = privacy::rdp_to_epsilon(f.orders, rdp, f.delta, f.conversion);
+  if (!vm->count("json"))
+    std::cout << "random-stopping tuning (" << distribution << ", E[K] = " << json["expected_runs"].dump() << "): ";
+  print_epsilon(result, f, rdp, *vm, json);
+  return 0;
+}
+
+int run_gaussian(int argc, char** argv) {
+  po::options_description options("account gaussian options");
+  options.add_options()("eps", po::value<double>()->required(), "target epsilon >= 0")(
+      "delta", po::value<double>()->required(), "target delta in (0, 1)")(
+      "sensitivity", po::value<double>()->default_value(1.0), "L2 sensitivity > 0")("json", "print one JSON object");
+  const auto vm = parse_command_line("dpareto account gaussian --eps E --delta D [--sensitivity S] [--json]", options, argc, argv);
+  if (!vm) return 0;
+  const double eps = (*vm)["eps"].as<double>();
+  if (!(eps >= 0) || std::isinf(eps)) throw InputError("--eps " + format_number(eps) + " must be a finite number >= 0");
+  const double delta = flag_in_open(*vm, "delta", 0, 1);
+  const double sensitivity = (*vm)["sensitivity"].as<double>();
+  if (!(sensitivity > 0) || std::isinf(sensitivity))
+    throw InputError("--sensitivity " + format_number(sensitivity) + " must be a finite number > 0");
+  const double analytic = privacy::analytic_gaussian_sigma(eps, delta, sensitivity);
+  const bool classic_valid = eps > 0 && eps < 1;
+  const double classic = classic_valid ? privacy::classic_gaussian_sigma(eps, delta, sensitivity) : NAN;
+  if (vm->count("json")) {
+    std::cout << nlohmann::json{{"sigma_analytic", json_number(analytic)}, {"sigma_classic", json_number(classic)}}.dump() << "\n";
+  } else {
+    std::cout << "sigma (analytic Gaussian) = " << format_number(analytic) << "; sigma (classic) = "
+              << (classic_valid ? format_number(classic) : std::string("not valid (needs 0 < eps < 1)")) << "\n";
+  }
+  return 0;
+}
+
+int run_account(int argc, char** argv) {
+  const std::string usage = "usage: dpareto account dpsgd|gaussian|tuning [options]   (--help on each)";
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    std::cout << usage << "\n  dpsgd     epsilon of DP-SGD (subsampled Gaussian, RDP accountant)\n"
+              << "  gaussian  sigma of the Gaussian mechanism for (eps, delta): analytic and classic\n"
+              << "  tuning    epsilon of random-stopping hyperparameter tuning of DP-SGD runs\n";
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string sub = argv[1];
+  std::string name = "account " + sub;
+  std::vector<char*> args{name.data()};
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  const int n = static_cast<int>(args.size());
+  if (sub == "dpsgd") return run_dpsgd(n, args.data());
+  if (sub == "gaussian") return run_gaussian(n, args.data());
+  if (sub == "tuning") return run_tuning(n, args.data());
+  throw InputError("account: unknown subcommand '" + sub + "' (dpsgd, gaussian or tuning)");
+}
+
+CommandRegistration reg("account", "privacy accounting: DP-SGD epsilon, Gaussian sigma, tuning epsilon", run_account);
+
+}  // namespace
+}  // namespace dpareto::apps

@@ -1,0 +1,194 @@
+// dpareto pick RUN_DIR (--max-epsilon E | --min-utility U) [--from observed|model]
+//   [--candidates K --out FILE] [--verify] [--json]
+// Chooses an operating point on a run's privacy–utility trade-off (bo/operating_point.hpp).
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "cli_options.hpp"
+#include "command.hpp"
+#include "dpareto/bo/operating_point.hpp"
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+
+namespace dpareto::apps {
+namespace {
+
+nlohmann::json params_json(const bo::OperatingPoint& p, const space::Space* space) {
+  nlohmann::json j = nlohmann::json::object();
+  for (std::size_t i = 0; i < p.names.size(); ++i) {
+    const bool integer = space != nullptr && space->parameter(space->index_of(p.names[i])).kind == space::Kind::integer;
+    if (integer) j[p.names[i]] = static_cast<long long>(std::llround(p.params[i]));
+    else j[p.names[i]] = json_number(p.params[i]);
+  }
+  return j;
+}
+
+std::string params_text(const bo::OperatingPoint& p) {
+  std::string s;
+  for (std::size_t i = 0; i < p.names.size(); ++i)
+    s += (i ? ", " : "") + p.names[i] + "=" + format_number(p.params[i]);
+  return s;
+}
+
+std::string point_text(const bo::OperatingPoint& p) {
+  std::string s = params_text(p) + ": epsilon " + format_number(p.epsilon) + ", utility " + format_number(p.utility);
+  if (p.source == "model") s += " ± " + format_number(p.utility_std) + " (predicted)";
+  else s += " (evaluation #" + std::to_string(p.record_id) + ", repeats " + format_number(p.utility_min) + "…" +
+           format_number(p.utility_max) + ")";
+  return s;
+}
+
+int run_pick(int argc, char** argv) {
+  po::options_description options("pick options");
+  options.add_options()("run", po::value<std::string>()->required(), "run directory")(
+      "max-epsilon", po::value<double>(), "target: epsilon at most E (maximize utility)")(
+      "min-utility", po::value<double>(), "target: utility at least U (minimize epsilon)")(
+      "from", po::value<std::string>()->default_value("observed"),
+      "observed (a front point) | model (an unevaluated setting from the surrogates)")(
+      "candidates", po::value<int>(), "write K settings around the pick to --out (for private selection)")(
+      "out", po::value<std::string>(), "candidate file (JSON) for --candidates")(
+      "verify", po::bool_switch(), "evaluate the pick with the real oracles; report predicted vs measured")(
+      "seed", po::value<std::uint64_t>()->default_value(1), "seed of the model search and of --verify's oracle")(
+      "json", po::bool_switch(), "print JSON");
+  const auto parsed = parse_command_line(
+      "dpareto pick RUN_DIR (--max-epsilon E | --min-utility U) [--from observed|model] "
+      "[--candidates K --out FILE] [--verify] [--json]",
+      options, argc, argv, {"run"});
+  if (!parsed) return 0;
+  const auto& vm = *parsed;
+  if (vm.count("max-epsilon") == vm.count("min-utility"))
+    throw InputError("pick: give exactly one of --max-epsilon and --min-utility");
+  bo::Target target;
+  if (vm.count("max-epsilon")) {
+    target = {bo::Target::Kind::max_epsilon, vm["max-epsilon"].as<double>()};
+    if (!(target.value >= 0)) throw InputError("--max-epsilon " + format_number(target.value) + ": must be >= 0");
+  } else {
+    target = {bo::Target::Kind::min_utility, vm["min-utility"].as<double>()};
+    if (!(target.value >= 0 && target.value <= 1))
+      throw InputError("--min-utility " + format_number(target.value) + ": must be in [0, 1]");
+  }
+  const std::string from = vm["from"].as<std::string>();
+  if (from != "observed" && from != "model") throw InputError("--from " + from + ": expected observed or model");
+  const int k = vm.count("candidates") ? vm["candidates"].as<int>() : 0;
+  if (vm.count("candidates") && (k < 1 || !vm.count("out")))
+    throw InputError("--candidates K needs K >= 1 and --out FILE");
+  const bool verify = vm["verify"].as<bool>();
+  const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
+
+  const std::string dir = vm["run"].as<std::string>();
+  const auto run = study::read_run_directory(dir);
+  if (run.records.empty()) throw InputError(dir + ": the run has no evaluations");
+  // The model is needed for --from model, and serves --candidates and --verify when available.
+  std::optional<bo::RunModel> model;
+  std::string model_problem;
+  if (from == "model" || verify || k > 0) {
+    try {
+      model = bo::rebuild_run_model(run, dir);
+    } catch (const InputError& e) {
+      if (from == "model" || verify) throw;
+      model_problem = e.what();
+    }
+  }
+  if (model && !model->note.empty()) std::cerr << "dpareto pick: warning: " << model->note << "\n";
+  const space::Space* space = model ? &model->problem->space() : nullptr;
+  bo::ModelPickOptions mo;
+  mo.seed = seed;
+  const bo::PickResult result = from == "model" ? bo::pick_model(*model, target, mo) : bo::pick_observed(run, target);
+  const auto& p = result.point;
+
+  nlohmann::json j = {{"params", params_json(p, space)},
+                      {"epsilon", json_number(p.epsilon)},
+                      {"utility", json_number(p.utility)},
+                      {"utility_std", json_number(p.utility_std)},
+                      {"source", p.source},
+                      {"target", target.describe()},
+                      {"reached", result.reached}};
+  if (p.source == "observed") {
+    j["record_id"] = p.record_id;
+    j["utility_min"] = json_number(p.utility_min);
+    j["utility_max"] = json_number(p.utility_max);
+  }
+  if (!result.reached) {
+    if (vm["json"].as<bool>()) std::cout << j.dump() << "\n";
+    throw Error("target " + target.describe() + " is unreachable " +
+                (from == "model" ? "on the surrogates" : "on the observed front") + "; closest achievable: " +
+                point_text(p));
+  }
+
+  std::string verify_text;
+  if (verify) {
+    const space::Params params = space->snap([&] {
+      space::Params v(space->dimension());
+      for (std::size_t i = 0; i < p.names.size(); ++i) v[space->index_of(p.names[i])] = p.params[i];
+      return v;
+    }());
+    const auto measured = model->problem->evaluate(params, seed);
+    j["verify"] = {{"ok", measured.ok},
+                   {"epsilon", json_number(measured.epsilon)},
+                   {"utility", json_number(measured.utility)},
+                   {"utility_min", json_number(measured.utility_min)},
+                   {"utility_max", json_number(measured.utility_max)},
+                   {"meets_target", measured.ok && target.met_by(measured.epsilon, measured.utility)},
+                   {"message", measured.message}};
+    verify_text = measured.ok ? "measured: epsilon " + format_number(measured.epsilon) + ", utility " +
+                                    format_number(measured.utility) + " (repeats " +
+                                    format_number(measured.utility_min) + "…" + format_number(measured.utility_max) +
+                                    ")" + (target.met_by(measured.epsilon, measured.utility) ? "" : " — MISSES the target")
+                              : "measured: the evaluation failed (" + measured.message + ")";
+  }
+
+  if (k > 0) {
+    // The pick, then alternately observed front neighbours and model proposals meeting the target.
+    std::vector<bo::OperatingPoint> neighbours, proposals;
+    if (from == "observed") {
+      neighbours = result.alternatives;
+      if (model) {
+        const auto modelled = bo::pick_model(*model, target, mo);
+        if (modelled.reached) {
+          proposals.push_back(modelled.point);
+          proposals.insert(proposals.end(), modelled.alternatives.begin(), modelled.alternatives.end());
+        }
+      }
+    } else {
+      proposals = result.alternatives;
+      const auto observed = bo::pick_observed(run, target);
+      if (observed.reached) {
+        neighbours.push_back(observed.point);
+        neighbours.insert(neighbours.end(), observed.alternatives.begin(), observed.alternatives.end());
+      }
+    }
+    std::vector<bo::OperatingPoint> merged{p};
+    for (std::size_t i = 0; merged.size() < static_cast<std::size_t>(k) && (i < neighbours.size() || i < proposals.size()); ++i)
+      for (const auto* list : {&neighbours, &proposals})
+        if (i < list->size() && merged.size() < static_cast<std::size_t>(k)) merged.push_back((*list)[i]);
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& c : merged) list.push_back(params_json(c, space));
+    const std::string out = vm["out"].as<std::string>();
+    std::ofstream file(out);
+    file << nlohmann::json{{"problem", run.info.problem}, {"candidates", list}}.dump(2) << "\n";
+    if (!file) throw InputError("--out " + out + ": cannot write");
+    j["candidates_file"] = out;
+    j["candidates"] = merged.size();
+    if (merged.size() < static_cast<std::size_t>(k))
+      std::cerr << "dpareto pick: warning: only " << merged.size() << " of " << k
+                << " candidates meet the target" << (model_problem.empty() ? "" : " (no model: " + model_problem + ")")
+                << "\n";
+  }
+
+  if (vm["json"].as<bool>()) {
+    std::cout << j.dump() << "\n";
+  } else {
+    std::cout << "picked (" << p.source << ", " << target.describe() << "): " << point_text(p) << "\n";
+    if (!verify_text.empty()) std::cout << verify_text << "\n";
+    if (k > 0) std::cout << "wrote " << j["candidates"].get<std::size_t>() << " candidate(s) to " << vm["out"].as<std::string>() << "\n";
+  }
+  return 0;
+}
+
+const CommandRegistration registration("pick", "choose an operating point (observed front or surrogate model)",
+                                       run_pick);
+
+}  // namespace
+}  // namespace dpareto::apps

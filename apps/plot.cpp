@@ -1,0 +1,82 @@
+// dpareto plot KIND RUN_DIR... --out FILE: one figure (front, hv, variability, surrogate, oracle)
+// of one or more run directories, as PNG, SVG or PDF by the output's extension.
+#include <iostream>
+#include <optional>
+
+#include "cli_options.hpp"
+#include "command.hpp"
+#include "dpareto/core/error.hpp"
+#include "dpareto/plot/front_figure.hpp"
+#include "dpareto/plot/hv_figure.hpp"
+#include "dpareto/plot/oracle_figure.hpp"
+#include "dpareto/plot/surrogate_figure.hpp"
+#include "dpareto/plot/variability_figure.hpp"
+
+namespace dpareto::apps {
+namespace {
+
+int run_plot(int argc, char** argv) {
+  po::options_description options("plot options");
+  options.add_options()("kind", po::value<std::string>()->required(),
+                        "front | hv | variability | surrogate | oracle")(
+      "runs", po::value<std::vector<std::string>>()->required(), "run directories")(
+      "out", po::value<std::string>()->required(), "figure file: .png, .svg or .pdf")(
+      "width", po::value<int>()->default_value(1200), "width in pixels")(
+      "height", po::value<int>()->default_value(800), "height in pixels")(
+      "accuracy", po::bool_switch(), "plot utility (higher is better) instead of error")(
+      "exact", po::value<std::string>(), "a `dpareto exact` run directory: draw the exact front")(
+      "x", po::value<std::string>(), "surrogate: parameter on the x axis (default: the first)")(
+      "y", po::value<std::string>(), "surrogate: parameter on the y axis (default: the second)")(
+      "resolution", po::value<int>()->default_value(40), "surrogate: grid cells per axis")(
+      "keep-script", po::bool_switch(), "also write the gnuplot script as FILE.gp");
+  const auto parsed = parse_command_line("dpareto plot KIND RUN_DIR... --out FILE [options]", options, argc,
+                                         argv, {"kind", "runs"});
+  if (!parsed) return 0;
+  const auto& vm = *parsed;
+  const std::string kind = vm["kind"].as<std::string>();
+  const std::string out = vm["out"].as<std::string>();
+  plot::format_from_path(out);
+  const auto runs = plot::load_runs(vm["runs"].as<std::vector<std::string>>());
+  std::optional<plot::LabelledRun> exact;
+  if (vm.count("exact")) exact = plot::load_run(vm["exact"].as<std::string>());
+  const plot::LabelledRun* exact_ptr = exact ? &*exact : nullptr;
+  const bool accuracy = vm["accuracy"].as<bool>();
+
+  auto single = [&]() -> const plot::LabelledRun& {
+    if (runs.size() != 1)
+      throw InputError("plot " + kind + ": takes one run directory, got " + std::to_string(runs.size()));
+    return runs.front();
+  };
+  plot::GnuplotScript script;
+  if (kind == "front") {
+    script = plot::front_figure(runs, {accuracy, exact_ptr});
+  } else if (kind == "hv") {
+    script = plot::hv_figure(runs, {exact_ptr});
+  } else if (kind == "variability") {
+    script = plot::variability_figure(runs, {accuracy});
+  } else if (kind == "surrogate") {
+    const auto& run = single();
+    plot::require_plottable(run);
+    const auto model = bo::rebuild_run_model(run.data, run.directory);
+    plot::SurrogateFigureOptions so;
+    if (vm.count("x")) so.x_parameter = vm["x"].as<std::string>();
+    if (vm.count("y")) so.y_parameter = vm["y"].as<std::string>();
+    so.resolution = vm["resolution"].as<int>();
+    so.accuracy = accuracy;
+    so.exact = exact_ptr;
+    script = plot::surrogate_figure(run, model, so);
+  } else if (kind == "oracle") {
+    script = plot::oracle_figure(single(), {accuracy});
+  } else {
+    throw InputError("plot: unknown figure kind '" + kind + "' (front, hv, variability, surrogate, oracle)");
+  }
+  plot::render(script, out, {vm["width"].as<int>(), vm["height"].as<int>()}, vm["keep-script"].as<bool>());
+  std::cout << "wrote " << out << "\n";
+  return 0;
+}
+
+const CommandRegistration registration("plot", "draw a figure of run directories (PNG/SVG/PDF via gnuplot)",
+                                       run_plot);
+
+}  // namespace
+}  // namespace dpareto::apps

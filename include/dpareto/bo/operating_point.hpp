@@ -1,0 +1,84 @@
+#pragma once
+// Choosing an operating point on a learned privacy–utility trade-off (`dpareto pick`):
+//   observed — the best front point meeting a privacy or utility target;
+//   model    — hyperparameters never evaluated that best meet the target, found on the fitted
+//              surrogates (the open problem named in DPareto Sec. 5). The privacy oracle is exact
+//              and cheap, so it is the constraint itself; the utility GP's mean is optimized
+//              (NLopt, penalized, several starts).
+// Also the rebuilt surrogates of a finished run, which the `surrogate` figure draws.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dpareto/bo/explorer.hpp"
+#include "dpareto/problems/problem.hpp"
+#include "dpareto/study/run_record.hpp"
+
+namespace dpareto::bo {
+
+// A finished run's problem (rebuilt from summary.json "problem" and "settings"; keys the factory
+// calls unknown are dropped, and settings it rejects otherwise fall back to its defaults, said in
+// `note`) and an explorer over its space told every record, surrogates fitted.
+struct RunModel {
+  std::unique_ptr<problems::Problem> problem;
+  std::unique_ptr<Explorer> explorer;
+  // The record's parameter values in the space's order.
+  space::Params params_of(const study::EvaluationRecord& record) const;
+  std::vector<std::size_t> record_column;  // space index -> index into record.params
+  std::string note;  // non-empty when the problem had to be rebuilt with default options
+};
+
+// Throws InputError naming the directory when the problem cannot be rebuilt, a space parameter is
+// missing from the run, or fewer than 2 evaluations are ok.
+RunModel rebuild_run_model(const study::RunData& run, const std::string& directory);
+
+// The target: ε ≤ value (max_epsilon) or utility ≥ value (min_utility).
+struct Target {
+  enum class Kind { max_epsilon, min_utility } kind = Kind::max_epsilon;
+  double value = 1;
+  bool met_by(double epsilon, double utility) const;
+  std::string describe() const;  // "epsilon <= 1" / "utility >= 0.9"
+};
+
+struct OperatingPoint {
+  std::vector<std::string> names;  // parameter names, in the order of `params`
+  space::Params params;
+  double epsilon = 0;
+  double utility = 0;        // observed: measured mean; model: predicted (median of the GP, sigmoid of the logit mean)
+  double utility_std = std::numeric_limits<double>::quiet_NaN();  // model only: predictive sd in utility units
+  double utility_min = std::numeric_limits<double>::quiet_NaN();  // observed only: worst repeat
+  double utility_max = std::numeric_limits<double>::quiet_NaN();  // observed only: best repeat
+  std::string source;        // "observed" | "model"
+  int record_id = 0;         // observed: the evaluation's id
+};
+
+struct PickResult {
+  bool reached = false;
+  OperatingPoint point;  // the pick, or the closest achievable point when !reached
+  // Other settings meeting the target, nearest first: front neighbours (observed) or distinct
+  // local optima of the surrogate search (model).
+  std::vector<OperatingPoint> alternatives;
+};
+
+// The best front point meeting the target: max utility under ε ≤ E (ties: smaller ε), or
+// min ε under utility ≥ U (ties: higher utility). Unreached: the front point closest to the
+// target (smallest ε, or highest utility). InputError when the run has no ok evaluation.
+PickResult pick_observed(const study::RunData& run, const Target& target);
+
+struct ModelPickOptions {
+  int dense_candidates = 4000;  // random unit-cube points screened before local refinement
+  int starts = 8;               // local refinements (NLopt BOBYQA on the penalized objective)
+  int local_evaluations = 300;
+  std::uint64_t seed = 1;
+};
+
+// Searches the surrogates for a setting that was never evaluated. Predicted utility is the GP
+// median sigmoid(μ) with utility_std the sd of sigmoid(μ + σZ) (Gauss–Hermite quadrature).
+PickResult pick_model(const RunModel& model, const Target& target, const ModelPickOptions& options = {});
+
+// Predicted utility (median) and its sd in utility units at a setting, from the utility GP.
+std::pair<double, double> predicted_utility(const Explorer& explorer, const space::Params& params);
+
+}  // namespace dpareto::bo

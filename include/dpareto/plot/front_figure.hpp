@@ -1,0 +1,19 @@
+#pragma once
+// The `front` figure (DPareto Fig. 5 bottom, Fig. 8): every evaluated point (faint; initial points
+// open, BO/random/grid points filled), each run's Pareto front as a bold staircase, an optional
+// exact front; ε on a log axis, error (or utility) on the other; failed evaluations listed in the
+// caption, never drawn.
+#include "dpareto/plot/gnuplot.hpp"
+#include "dpareto/plot/labelled_run.hpp"
+
+namespace dpareto::plot {
+
+struct FrontFigureOptions {
+  bool accuracy = false;               // plot utility (higher is better) instead of error
+  const LabelledRun* exact = nullptr;  // a `dpareto exact` run: its front is drawn as the truth
+};
+
+// Throws InputError when a run has nothing to draw (see require_plottable). Render with render().
+GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigureOptions& options = {});
+
+}  // namespace dpareto::plot

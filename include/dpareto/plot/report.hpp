@@ -1,0 +1,32 @@
+#pragma once
+// `dpareto report`: every applicable figure of one or more runs plus a report.md that embeds them
+// and tables each run's front. A run that cannot be read or drawn gives a figure stating why
+// instead of stopping the report.
+#include <string>
+#include <vector>
+
+#include "dpareto/plot/gnuplot.hpp"
+
+namespace dpareto::plot {
+
+struct ReportOptions {
+  std::string out_dir;     // created if missing
+  std::string exact_dir;   // optional `dpareto exact` run: exact front / hypervolume / oracle maps
+  Canvas canvas;
+  bool accuracy = false;
+  bool keep_scripts = false;
+  std::string extension = ".png";
+};
+
+struct ReportResult {
+  std::vector<std::string> figures;  // paths written
+  std::string markdown;              // path of report.md
+  std::vector<std::string> problems; // one line per run left out or figure replaced by a message, and why
+};
+
+ReportResult write_report(const std::vector<std::string>& run_dirs, const ReportOptions& options);
+
+// A figure with no data that states why (title + message, centred).
+GnuplotScript message_figure(const std::string& title, const std::string& message);
+
+}  // namespace dpareto::plot

@@ -1,0 +1,35 @@
+#pragma once
+// RDP accountant of DP-SGD: T steps of the subsampled Gaussian mechanism (DESIGN.md §3.3),
+// composed by adding RDP over steps (Mironov 2017, Prop. 1).
+// - Sampling::poisson: Poisson subsampling with rate q, add/remove neighbours
+//   (Mironov, Talwar, Zhang 2019, "Rényi DP of the Sampled Gaussian Mechanism", Sec. 3.3).
+// - Sampling::fixed_size: fixed-size lots drawn without replacement, γ = m/n, replace-one
+//   neighbours (Wang, Balle, Kasiviswanathan 2019, Thm 9) — what DPareto's DP-SGD/DP-Adam use.
+// σ is the noise multiplier (noise std / L2 sensitivity under the respective neighbourhood).
+#include <string>
+#include <vector>
+
+#include "dpareto/privacy/rdp_conversion.hpp"
+
+namespace dpareto::privacy {
+
+enum class Sampling { poisson, fixed_size };  // fixed_size = without replacement, replace-one (WBK19)
+
+// The default order grid: 1.25, 1.5, ..., 10 (step 0.25), 11, 12, ..., 64, 80, 96, 128, 256, 512.
+std::vector<double> default_orders();
+
+// RDP curve of T steps of the subsampled Gaussian (q = sampling rate or γ = m/n), at each order.
+// Throws InputError for q outside [0, 1], σ <= 0 (or not finite), negative steps, an order <= 1.
+std::vector<double> dpsgd_rdp(Sampling sampling, double q, double sigma, long long steps,
+                              const std::vector<double>& orders);
+
+// dpsgd_rdp followed by rdp_to_epsilon.
+EpsilonResult dpsgd_epsilon(Sampling sampling, double q, double sigma, long long steps, double delta,
+                            const std::vector<double>& orders = default_orders(),
+                            Conversion conversion = Conversion::improved);
+
+// Names for CLI/JSON: "poisson" / "fixed"; parsing throws InputError naming `source`.
+const char* to_string(Sampling sampling);
+Sampling parse_sampling(const std::string& text, const std::string& source);
+
+}  // namespace dpareto::privacy

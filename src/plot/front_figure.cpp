@@ -1,0 +1,136 @@
+#include "dpareto/plot/front_figure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/plot/figure_style.hpp"
+#include "dpareto/plot/staircase.hpp"
+
+namespace dpareto::plot {
+namespace {
+
+std::string phase_name(const std::string& phase) {
+  if (phase == "init") return "initial points";
+  if (phase == "bo") return "BO points";
+  return phase + " points";
+}
+
+// The (ε, error) points of a run's front, drawable ones only.
+std::vector<pareto::Point2> front_points(const study::RunData& run) {
+  std::vector<pareto::Point2> points;
+  for (const std::size_t i : study::run_front(run.records))
+    if (plottable(run.records[i])) points.push_back({run.records[i].epsilon, run.records[i].error()});
+  return points;
+}
+
+std::string staircase_rows(const std::vector<pareto::Point2>& front, double x_end, bool accuracy) {
+  std::string rows;
+  for (const auto& v : staircase(front, x_end))
+    rows += number(v[0]) + " " + number(utility_axis_value(v[1], accuracy)) + "\n";
+  return rows;
+}
+
+}  // namespace
+
+GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigureOptions& options) {
+  if (runs.empty()) throw InputError("front figure: no run directory given");
+  for (const auto& run : runs) require_plottable(run);
+  if (options.exact != nullptr) require_plottable(*options.exact);
+
+  double x_lo = std::numeric_limits<double>::infinity(), x_hi = 0;
+  double y_lo = std::numeric_limits<double>::infinity(), y_hi = -y_lo;
+  auto extend = [&](double eps, double error) {
+    x_lo = std::min(x_lo, eps);
+    x_hi = std::max(x_hi, eps);
+    const double y = utility_axis_value(error, options.accuracy);
+    y_lo = std::min(y_lo, y);
+    y_hi = std::max(y_hi, y);
+  };
+  for (const auto& run : runs)
+    for (const auto& r : run.data.records)
+      if (plottable(r)) extend(r.epsilon, r.error());
+  std::vector<pareto::Point2> exact_front;
+  if (options.exact != nullptr) {
+    exact_front = front_points(options.exact->data);
+    for (const auto& p : exact_front) extend(p[0], p[1]);
+  }
+
+  GnuplotScript script;
+  std::vector<std::string> plots, captions;
+  std::vector<const study::RunData*> all;
+  std::size_t evaluations = 0;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const auto& run = runs[k];
+    all.push_back(&run.data);
+    evaluations += run.data.records.size();
+    const SeriesStyle style = series_style(k);
+    const std::string tag = "r" + std::to_string(k);
+    // Background points, one series per phase (initial points open, the others filled).
+    std::map<std::string, std::string> rows_by_phase;
+    std::map<std::string, int> count_by_phase;
+    std::vector<std::string> phase_order;
+    plots.push_back(key_header(run.label));
+    for (const auto& r : run.data.records) {
+      if (!plottable(r)) continue;
+      if (!rows_by_phase.count(r.phase)) phase_order.push_back(r.phase);
+      rows_by_phase[r.phase] += number(r.epsilon) + " " +
+                                number(utility_axis_value(r.error(), options.accuracy)) + "\n";
+      ++count_by_phase[r.phase];
+    }
+    for (std::size_t p = 0; p < phase_order.size(); ++p) {
+      const std::string& phase = phase_order[p];
+      const std::string block = script.data(tag + "_" + std::to_string(p), rows_by_phase[phase]);
+      const bool open = phase == "init";
+      plots.push_back(block + " using 1:2 with points pt " +
+                      std::to_string(open ? style.open_point : style.point) + " ps " +
+                      (open ? "1.1" : "0.8") + " lc rgb " + literal(faint(style.color, open ? 0.6 : 0.35)) +
+                      " title " + literal(phase_name(phase) + " (" + std::to_string(count_by_phase[phase]) + ")"));
+    }
+    const auto front = front_points(run.data);
+    const std::string stairs = script.data(tag + "_stairs", staircase_rows(front, x_hi, options.accuracy));
+    std::string front_rows;
+    for (const auto& p : front)
+      front_rows += number(p[0]) + " " + number(utility_axis_value(p[1], options.accuracy)) + "\n";
+    const std::string points = script.data(tag + "_front", front_rows);
+    plots.push_back(stairs + " using 1:2 with lines lw 3 dt " + std::to_string(style.dash) +
+                    " lc rgb " + literal(style.color) + " title " +
+                    literal("Pareto front (" + std::to_string(front.size()) + " points)"));
+    plots.push_back(points + " using 1:2 with points pt " + std::to_string(style.point) +
+                    " ps 1.4 lc rgb " + literal(style.color) + " notitle");
+    const std::string failed = failed_list(run.data);
+    if (!failed.empty()) captions.push_back("failed, not plotted — " + run.label + ": " + failed);
+    if (const std::size_t n = unplottable_count(run.data); n > 0)
+      captions.push_back(run.label + ": " + std::to_string(n) +
+                         " ok point(s) with ε ≤ 0 or ε = inf not drawable on the log axis");
+  }
+  if (options.exact != nullptr) {
+    const std::string stairs = script.data("exact", staircase_rows(exact_front, x_hi, options.accuracy));
+    plots.push_back(stairs + " using 1:2 with lines lw 2 dt (10,5,2,5) lc rgb \"#000000\" title " +
+                    literal("exact front: " + options.exact->label));
+  }
+
+  const auto& info = runs.front().data.info;
+  std::string title = "Privacy–utility Pareto front" +
+                      (info.problem.empty() ? std::string() : " — problem " + info.problem);
+  title += "\n" + std::to_string(evaluations) + " evaluations in " + std::to_string(runs.size()) +
+           " run(s); initial points open, later points filled, fronts bold";
+  script.command(common_setup());
+  script.command("set title " + literal(title) + " noenhanced");
+  script.command("set xlabel " + literal(epsilon_label(common_delta(all))));
+  script.command("set ylabel " + literal(utility_axis_label(options.accuracy)));
+  script.command(log_axis("x"));
+  script.command(axis_range("x", x_lo, x_hi, true));
+  script.command(axis_range("y", y_lo, y_hi, false));
+  script.command("set key outside right top vertical Left reverse noenhanced width 1");
+  const std::size_t shown = std::min<std::size_t>(captions.size(), 4);
+  script.command("set bmargin " + std::to_string(4 + 1.5 * shown));
+  for (std::size_t i = 0; i < shown; ++i)
+    script.command(caption_label(captions[i], 0.015 + 0.035 * static_cast<double>(shown - 1 - i)));
+  script.command("plot " + join(plots, ", \\\n  "));
+  return script;
+}
+
+}  // namespace dpareto::plot

@@ -1,0 +1,160 @@
+#include "dpareto/plot/hv_figure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/plot/figure_style.hpp"
+
+namespace dpareto::plot {
+namespace {
+
+// A number to `digits` significant digits.
+std::string number_text(double value, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+  return buf;
+}
+
+std::string reference_text(const study::RunInfo& info) {
+  std::string axis = info.hv_axis == "log"
+                         ? "ε axis log10 (ε floored at " + format_number(info.log_floor) + ")"
+                         : "ε axis linear";
+  return "reference point (ε, error) = (" + format_number(info.reference_epsilon) + ", " +
+         format_number(info.reference_error) + "), " + axis;
+}
+
+int initial_points(const study::RunData& run) {
+  const auto it = run.summary.find("initial_points");
+  return it != run.summary.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+}  // namespace
+
+Band band_of(const std::vector<std::vector<double>>& series) {
+  Band band;
+  std::size_t length = 0;
+  for (const auto& s : series) length = std::max(length, s.size());
+  for (std::size_t i = 0; i < length; ++i) {
+    double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    int n = 0;
+    for (const auto& s : series)
+      if (i < s.size()) {
+        sum += s[i];
+        lo = std::min(lo, s[i]);
+        hi = std::max(hi, s[i]);
+        ++n;
+      }
+    band.mean.push_back(sum / n);
+    band.low.push_back(lo);
+    band.high.push_back(hi);
+    band.count.push_back(n);
+  }
+  return band;
+}
+
+GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOptions& options) {
+  if (runs.empty()) throw InputError("hv figure: no run directory given");
+  for (const auto& run : runs)
+    if (run.data.hv_history.empty())
+      throw InputError(run.directory + "/summary.json: empty hv_history (the run has no evaluations)");
+
+  // Groups: runs with the same (problem, method), in order of first appearance.
+  std::vector<std::pair<std::string, std::string>> keys;
+  std::vector<std::vector<const LabelledRun*>> groups;
+  for (const auto& run : runs) {
+    const std::pair<std::string, std::string> key{run.data.info.problem, run.data.info.method};
+    const auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end()) {
+      keys.push_back(key);
+      groups.push_back({&run});
+    } else {
+      groups[static_cast<std::size_t>(it - keys.begin())].push_back(&run);
+    }
+  }
+  std::set<std::string> problems;
+  for (const auto& k : keys) problems.insert(k.first);
+
+  GnuplotScript script;
+  std::vector<std::string> bands, lines;
+  double y_hi = 0;
+  std::size_t x_hi = 1;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const SeriesStyle style = series_style(g);
+    const std::string tag = "g" + std::to_string(g);
+    const std::string name = keys[g].second + (problems.size() > 1 ? " on " + keys[g].first : "");
+    if (groups[g].size() == 1) {
+      const auto& history = groups[g].front()->data.hv_history;
+      std::string rows;
+      for (std::size_t i = 0; i < history.size(); ++i) {
+        rows += std::to_string(i + 1) + " " + number(history[i]) + "\n";
+        if (std::isfinite(history[i])) y_hi = std::max(y_hi, history[i]);
+      }
+      x_hi = std::max(x_hi, history.size());
+      lines.push_back(script.data(tag, rows) + " using 1:2 with lines lw 2.5 dt " +
+                      std::to_string(style.dash) + " lc rgb " + literal(style.color) + " title " +
+                      literal(groups[g].front()->label));
+      continue;
+    }
+    std::vector<std::vector<double>> series;
+    for (const auto* run : groups[g]) series.push_back(run->data.hv_history);
+    const Band band = band_of(series);
+    std::string rows;
+    for (std::size_t i = 0; i < band.mean.size(); ++i) {
+      rows += std::to_string(i + 1) + " " + number(band.mean[i]) + " " + number(band.low[i]) + " " +
+              number(band.high[i]) + "\n";
+      if (std::isfinite(band.high[i])) y_hi = std::max(y_hi, band.high[i]);
+    }
+    x_hi = std::max(x_hi, band.mean.size());
+    const std::string block = script.data(tag, rows);
+    bands.push_back(block + " using 1:3:4 with filledcurves fs transparent solid 0.18 noborder lc rgb " +
+                    literal(style.color) + " title " + literal(name + ": min–max of " +
+                                                             std::to_string(groups[g].size()) + " runs"));
+    lines.push_back(block + " using 1:2 with lines lw 2.5 dt " + std::to_string(style.dash) +
+                    " lc rgb " + literal(style.color) + " title " +
+                    literal(name + ": mean of " + std::to_string(groups[g].size()) + " runs"));
+  }
+
+  // Reference points and axes: stated once when shared, per run (with a warning) otherwise.
+  std::set<std::string> references;
+  for (const auto& run : runs) references.insert(reference_text(run.data.info));
+  std::string subtitle = references.size() == 1
+                             ? *references.begin()
+                             : "WARNING: runs differ in reference/axis, hypervolumes not comparable";
+  if (options.exact != nullptr) {
+    const double exact_hv = study::run_hypervolume(runs.front().data.info, options.exact->data.records);
+    y_hi = std::max(y_hi, exact_hv);
+    lines.push_back(number(exact_hv) + " with lines lw 2 dt (10,5,2,5) lc rgb \"#000000\" title " +
+                    literal("exact front: " + options.exact->label + ", HV " + number_text(exact_hv, 4)));
+  }
+  std::set<int> k0;
+  for (const auto& run : runs) k0.insert(initial_points(run.data));
+
+  script.command(common_setup());
+  script.command("set title " + literal("Hypervolume of the observed front vs evaluations\n" + subtitle) +
+                 " noenhanced");
+  script.command("set xlabel \"evaluations (count)\"");
+  const bool log_axis_hv = runs.front().data.info.hv_axis == "log";
+  script.command(std::string("set ylabel ") +
+                 (log_axis_hv ? "\"hypervolume (log10 ε × error units)\"" : "\"hypervolume (ε × error units)\""));
+  script.command("set xrange [0:" + std::to_string(x_hi + 1) + "]");
+  script.command("set yrange [0:" + number(y_hi > 0 ? y_hi * 1.05 : 1) + "]");
+  if (k0.size() == 1 && *k0.begin() > 0) {
+    const std::string x = std::to_string(*k0.begin()) + ".5";
+    script.command("set arrow from " + x + ", graph 0 to " + x +
+                   ", graph 1 nohead dt 3 lw 1.5 lc rgb \"#666666\" back");
+    script.command("set label \"initial points end\" at " + x +
+                   ", graph 0.03 left offset 0.5,0 textcolor rgb \"#444444\"");
+  }
+  script.command("set key outside right top vertical Left reverse noenhanced width 1");
+  std::vector<std::string> plots = bands;
+  plots.insert(plots.end(), lines.begin(), lines.end());
+  script.command("plot " + join(plots, ", \\\n  "));
+  return script;
+}
+
+}  // namespace dpareto::plot

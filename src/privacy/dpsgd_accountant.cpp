@@ -1,0 +1,57 @@
+#include "dpareto/privacy/dpsgd_accountant.hpp"
+
+#include <cmath>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/privacy/sampled_gaussian_rdp.hpp"
+
+namespace dpareto::privacy {
+
+namespace {
+constexpr double kMaxOrder = 1e5;  // the integer sums have α terms; larger orders never help
+}
+
+std::vector<double> default_orders() {
+  std::vector<double> orders;
+  for (int i = 5; i <= 40; ++i) orders.push_back(0.25 * i);  // 1.25, 1.5, ..., 10
+  for (int a = 11; a <= 64; ++a) orders.push_back(a);
+  for (double a : {80.0, 96.0, 128.0, 256.0, 512.0}) orders.push_back(a);
+  return orders;
+}
+
+std::vector<double> dpsgd_rdp(Sampling sampling, double q, double sigma, long long steps,
+                              const std::vector<double>& orders) {
+  const char* rate = sampling == Sampling::poisson ? "sampling rate q = " : "sampling ratio gamma = ";
+  if (!(q >= 0 && q <= 1)) throw InputError(rate + format_number(q) + " must be in [0, 1]");
+  if (!(sigma > 0) || !std::isfinite(sigma))
+    throw InputError("noise multiplier sigma = " + format_number(sigma) + " must be a finite number > 0");
+  if (steps < 0) throw InputError("steps = " + std::to_string(steps) + " must be >= 0");
+  if (orders.empty()) throw InputError("the list of RDP orders is empty");
+  std::vector<double> rdp;
+  rdp.reserve(orders.size());
+  for (double alpha : orders) {
+    if (!(alpha > 1) || !(alpha <= kMaxOrder))
+      throw InputError("RDP order " + format_number(alpha) + " must be in (1, 1e5]");
+    const double per_step = sampling == Sampling::poisson ? poisson_gaussian_rdp(q, sigma, alpha)
+                                                          : fixed_size_gaussian_rdp(q, sigma, alpha);
+    rdp.push_back(steps == 0 ? 0.0 : static_cast<double>(steps) * per_step);  // Mironov 2017, Prop. 1
+  }
+  return rdp;
+}
+
+EpsilonResult dpsgd_epsilon(Sampling sampling, double q, double sigma, long long steps, double delta,
+                            const std::vector<double>& orders, Conversion conversion) {
+  if (!(delta > 0 && delta < 1)) throw InputError("delta = " + format_number(delta) + " must be in (0, 1)");
+  return rdp_to_epsilon(orders, dpsgd_rdp(sampling, q, sigma, steps, orders), delta, conversion);
+}
+
+const char* to_string(Sampling sampling) { return sampling == Sampling::poisson ? "poisson" : "fixed"; }
+
+Sampling parse_sampling(const std::string& text, const std::string& source) {
+  if (text == "poisson") return Sampling::poisson;
+  if (text == "fixed" || text == "fixed_size") return Sampling::fixed_size;
+  throw InputError(source + ": '" + text + "' is not a sampling scheme (poisson or fixed)");
+}
+
+}  // namespace dpareto::privacy

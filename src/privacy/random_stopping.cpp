@@ -1,0 +1,65 @@
+#include "dpareto/privacy/random_stopping.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/privacy/rdp_conversion.hpp"
+
+namespace dpareto::privacy {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+void check_curve(const std::vector<double>& orders, const std::vector<double>& rdp) {
+  if (orders.empty() || orders.size() != rdp.size())
+    throw InputError("random stopping: " + std::to_string(orders.size()) + " orders but " +
+                     std::to_string(rdp.size()) + " RDP values");
+}
+}  // namespace
+
+std::vector<double> poisson_stopping_rdp(const std::vector<double>& orders,
+                                         const std::vector<double>& candidate_rdp, double mu) {
+  if (!(mu > 0) || std::isinf(mu)) throw InputError("Poisson mean mu = " + format_number(mu) + " must be a finite number > 0");
+  check_curve(orders, candidate_rdp);
+  std::vector<double> out(orders.size());
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const double alpha = orders[i];
+    // e^{ε̂} = 1 + 1/(α−1): the largest ε̂ the theorem allows.
+    const double eps_hat = std::log1p(1 / (alpha - 1));
+    const double delta_hat = rdp_to_delta(orders, candidate_rdp, eps_hat, Conversion::improved).delta;
+    out[i] = candidate_rdp[i] == kInf ? kInf : candidate_rdp[i] + mu * delta_hat + std::log(mu) / (alpha - 1);
+  }
+  return out;
+}
+
+double truncated_negative_binomial_mean(double eta, double gamma) {
+  if (!(eta > -1) || std::isinf(eta)) throw InputError("eta = " + format_number(eta) + " must be a finite number > -1");
+  if (!(gamma > 0 && gamma < 1)) throw InputError("gamma = " + format_number(gamma) + " must be in (0, 1)");
+  if (eta == 0) return (1 / gamma - 1) / std::log(1 / gamma);
+  return eta * (1 - gamma) / (gamma * -std::expm1(eta * std::log(gamma)));
+}
+
+std::vector<double> truncated_negative_binomial_stopping_rdp(const std::vector<double>& orders,
+                                                             const std::vector<double>& candidate_rdp,
+                                                             double eta, double gamma) {
+  const double log_mean = std::log(truncated_negative_binomial_mean(eta, gamma));
+  check_curve(orders, candidate_rdp);
+  // The α̂-dependent part is the same for every α: minimize it once.
+  double best_hat = kInf;
+  for (std::size_t h = 0; h < orders.size(); ++h) {
+    const double a_hat = orders[h];
+    if (candidate_rdp[h] == kInf) continue;
+    const double v = (1 + eta) * (1 - 1 / a_hat) * candidate_rdp[h] + (1 + eta) * std::log(1 / gamma) / a_hat;
+    best_hat = std::min(best_hat, v);
+  }
+  std::vector<double> out(orders.size());
+  for (std::size_t i = 0; i < orders.size(); ++i)
+    out[i] = candidate_rdp[i] + best_hat + log_mean / (orders[i] - 1);
+  return out;
+}
+
+}  // namespace dpareto::privacy

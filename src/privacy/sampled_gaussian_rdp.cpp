@@ -1,0 +1,176 @@
+#include "dpareto/privacy/sampled_gaussian_rdp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "log_math.hpp"
+
+namespace dpareto::privacy {
+
+using detail::kInf;
+
+namespace {
+
+// a(k) = (k² − k)/(2σ²): log E_{N(0,σ²)}[e^{k(2z−1)/(2σ²)}], the Gaussian's log moment.
+double moment_exponent(double k, double sigma) { return (k * k - k) / (2 * sigma * sigma); }
+
+// Integer α (Mironov et al. 2019, Sec. 3.3): A_α = Σ_k C(α,k)(1−q)^{α−k} q^k e^{a(k)}. Since
+// Σ_k C(α,k)(1−q)^{α−k} q^k = 1, A_α − 1 = Σ_{k≥2} C(α,k)(1−q)^{α−k} q^k expm1(a(k)): positive
+// terms, summed in log space; log A_α = log1p(A_α − 1) keeps relative precision for tiny RDP.
+double poisson_integer_log_a(double q, double sigma, long long alpha) {
+  const double lq = std::log(q), l1q = std::log1p(-q);
+  thread_local std::vector<double> terms;
+  terms.clear();
+  double log_binomial = std::log(static_cast<double>(alpha));  // log C(α, 1)
+  double top = -kInf;
+  for (long long k = 2; k <= alpha; ++k) {
+    log_binomial += std::log(static_cast<double>(alpha - k + 1) / static_cast<double>(k));
+    const double a = moment_exponent(static_cast<double>(k), sigma);
+    const double t = log_binomial + static_cast<double>(alpha - k) * l1q + static_cast<double>(k) * lq +
+                     (a > 40 ? a : std::log(std::expm1(a)));  // log(e^a − 1) = a to double precision
+    terms.push_back(t);
+    top = std::max(top, t);
+  }
+  double sum = 0;
+  for (double t : terms) sum += std::exp(t - top);
+  return detail::log1p_exp(top + std::log(sum));
+}
+
+// Fractional α (Mironov et al. 2019, Sec. 3.3). Split the line at z₀ = σ² log(1/q − 1) + ½,
+// where q e^u = 1 − q with u = (2z − 1)/(2σ²); expand L^α = ((1−q) + q e^u)^α binomially on each
+// side and integrate term by term against N(0, σ²):
+//   S₁ = Σ_i C(α,i) (1−q)^{α−i} q^i e^{a(i)} Φ((z₀−i)/σ),
+//   S₂ = Σ_i C(α,i) q^{α−i} (1−q)^i e^{a(α−i)} Φ((α−i−z₀)/σ),   A_α = S₁ + S₂.
+// For q < 0.45 we sum A_α − 1 instead (tiny RDP would otherwise drown in rounding of A_α ≈ 1):
+// with h_i(u) = e^{iu} − 1 − i(e^u − 1) >= 0 and Σ_i C(α,i)(1−q)^{α−i}q^i (1, i) = (1, αq)
+// (valid for q < 1/2), A_α − 1 = Σ_{i≥2} C(α,i)(1−q)^{α−i} q^i B_i + D₂ where
+// B_i = ∫_{−∞}^{z₀} N(z; 0, σ²) h_i(u) dz >= 0 and D₂ = S₂ − (1−αq)Φ(−z₀/σ) − αq Φ((1−z₀)/σ).
+// Terms beyond the boundary index max(z₀, α − z₀) are bounded by |C(α,i)| (1−q)^α e^{−z₀²/(2σ²)},
+// alternate in sign and decrease in magnitude, so the loop stops once the current terms (and
+// that bound, before the boundary) are below 1e-9 of A − 1 (1e-13 of A for q >= 0.45), and adds the last term's
+// magnitude, which bounds the omitted alternating tail: truncation never under-reports.
+double poisson_fractional_log_a(double q, double sigma, double alpha) {
+  const double lq = std::log(q), l1q = std::log1p(-q);
+  const double z0 = sigma * sigma * (l1q - lq) + 0.5;
+  const bool minus_one = q < 0.45;
+  const double log_tol = std::log(minus_one ? 1e-9 : 1e-13);  // relative to A − 1 or A
+  const double hump = alpha * l1q - z0 * z0 / (2 * sigma * sigma);
+  const double boundary = std::max(z0, alpha - z0) + 1;
+  const double log_margin = std::log(2 + std::abs(z0) + std::abs(alpha - z0));
+  detail::SignedLogSum sum;
+  // Φ at the four points B_i needs, precomputed.
+  const double phi_m0 = detail::normal_cdf(-z0 / sigma), phi_m1 = detail::normal_cdf((1 - z0) / sigma);
+  const double phi_p0 = detail::normal_cdf(z0 / sigma), phi_p1 = detail::normal_cdf((z0 - 1) / sigma);
+  if (minus_one) {
+    const double c = 1 - alpha * q;  // −(1−αq)Φ(−z₀/σ) − αqΦ((1−z₀)/σ)
+    if (phi_m0 > 0) sum.add(std::log(std::abs(c)) + std::log(phi_m0), c > 0);
+    sum.add(std::log(alpha * q) + detail::log_normal_cdf((1 - z0) / sigma), true);
+  }
+  double log_binomial = 0;  // log |C(α, i)|
+  bool negative = false;    // sign of C(α, i)
+  constexpr long long kMaxTerms = 10'000'000;
+  for (long long n = 0; n < kMaxTerms; ++n) {
+    const double i = static_cast<double>(n), j = alpha - i;
+    double log_t1 = -kInf;
+    if (!minus_one) {
+      log_t1 = log_binomial + j * l1q + i * lq + moment_exponent(i, sigma) +
+               detail::log_normal_cdf((z0 - i) / sigma);
+    } else if (n >= 2) {
+      const double a = moment_exponent(i, sigma);
+      double log_b;
+      if (i <= z0) {
+        const double b = -std::expm1(-a) - detail::normal_cdf((i - z0) / sigma) +
+                         std::exp(-a) * ((1 - i) * phi_m0 + i * phi_m1);
+        log_b = a + std::log(b);
+      } else {
+        const double log_p = a + detail::log_normal_cdf((z0 - i) / sigma);
+        const double n_i = (1 - i) * phi_p0 + i * phi_p1;
+        log_b = n_i <= 0 ? detail::log_add(log_p, std::log(-n_i)) : detail::log_sub(log_p, std::log(n_i));
+      }
+      log_t1 = log_binomial + j * l1q + i * lq + log_b;
+    }
+    const double log_t2 = log_binomial + j * lq + i * l1q + moment_exponent(j, sigma) +
+                          detail::log_normal_cdf((j - z0) / sigma);
+    sum.add(log_t1, negative);
+    sum.add(log_t2, negative);
+    if (i > alpha + 1) {
+      const double limit = sum.log_scale() + log_tol;
+      const bool small = std::max(log_t1, log_t2) < limit;
+      const bool past_hump = i > boundary || log_binomial + hump + log_margin < limit;
+      if (small && past_hump) {
+        sum.add(detail::log_add(log_t1, log_t2), false);  // bound of the omitted tail
+        if (!sum.positive())
+          throw NumericalError("Poisson-subsampled Gaussian RDP: series lost precision at q = " +
+                               format_number(q) + ", sigma = " + format_number(sigma) +
+                               ", order = " + format_number(alpha));
+        return minus_one ? detail::log1p_exp(sum.log_value()) : sum.log_value();
+      }
+    }
+    // C(α, i+1) = C(α, i) (α − i)/(i + 1)
+    log_binomial += std::log(std::abs(alpha - i)) - std::log(i + 1);
+    if (alpha - i < 0) negative = !negative;
+  }
+  throw NumericalError("Poisson-subsampled Gaussian RDP: series did not converge at q = " +
+                       format_number(q) + ", sigma = " + format_number(sigma) +
+                       ", order = " + format_number(alpha));
+}
+
+// WBK19 Thm 9 at integer α >= 2 with ε(j) = j/(2σ²): (α−1)ε'(α) =
+// log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}} + Σ_{j=3}^{α} 2 γ^j C(α,j) e^{(j−1)ε(j)}).
+double fixed_size_integer_scaled(double gamma, double sigma, long long alpha) {
+  const double lg = std::log(gamma);
+  const double e2 = 1 / (sigma * sigma);
+  const double a = static_cast<double>(alpha);
+  double log_binomial = std::log(a) + std::log(a - 1) - std::log(2.0);  // log C(α, 2)
+  const double log_second = std::min(std::log(4.0) + detail::log_expm1(e2), std::log(2.0) + e2);
+  thread_local std::vector<double> terms;
+  terms.clear();
+  terms.push_back(2 * lg + log_binomial + log_second);
+  double top = terms.back();
+  for (long long j = 3; j <= alpha; ++j) {
+    log_binomial += std::log(static_cast<double>(alpha - j + 1) / static_cast<double>(j));
+    const double jd = static_cast<double>(j);
+    const double t = std::log(2.0) + jd * lg + log_binomial + (jd - 1) * jd / (2 * sigma * sigma);
+    terms.push_back(t);
+    top = std::max(top, t);
+  }
+  double sum = 0;
+  for (double t : terms) sum += std::exp(t - top);
+  return detail::log1p_exp(top + std::log(sum));
+}
+
+}  // namespace
+
+double poisson_gaussian_rdp(double q, double sigma, double alpha) {
+  if (q == 0) return 0;
+  if (q == 1) return alpha / (2 * sigma * sigma);  // the Gaussian mechanism itself
+  const double rounded = std::round(alpha);
+  if (rounded == alpha && alpha < 9e15) {
+    return poisson_integer_log_a(q, sigma, static_cast<long long>(rounded)) / (alpha - 1);
+  }
+  return poisson_fractional_log_a(q, sigma, alpha) / (alpha - 1);
+}
+
+double fixed_size_gaussian_rdp(double gamma, double sigma, double alpha) {
+  if (gamma == 0) return 0;
+  const double unsampled = alpha / (2 * sigma * sigma);  // subsampling never hurts (joint convexity)
+  double bound;
+  if (alpha <= 2) {
+    bound = fixed_size_integer_scaled(gamma, sigma, 2);
+  } else {
+    const double lo = std::floor(alpha), hi = std::ceil(alpha);
+    const double f_lo = fixed_size_integer_scaled(gamma, sigma, static_cast<long long>(lo));
+    if (lo == hi) {
+      bound = f_lo / (alpha - 1);
+    } else {
+      const double f_hi = fixed_size_integer_scaled(gamma, sigma, static_cast<long long>(hi));
+      bound = (f_lo + (alpha - lo) * (f_hi - f_lo)) / (alpha - 1);
+    }
+  }
+  return std::min(bound, unsampled);
+}
+
+}  // namespace dpareto::privacy

@@ -1,0 +1,141 @@
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/plot/figure_style.hpp"
+#include "dpareto/plot/front_figure.hpp"
+#include "dpareto/plot/hv_figure.hpp"
+#include "dpareto/plot/oracle_figure.hpp"
+#include "dpareto/plot/variability_figure.hpp"
+#include "png_image.hpp"
+#include "run_fixtures.hpp"
+
+using namespace dpareto;
+using namespace dpareto::plot;
+namespace fs = std::filesystem;
+
+namespace {
+
+void check_png(const std::string& path, int width, int height, const std::vector<std::string>& colors) {
+  const auto image = test::read_png(path);
+  CHECK(image.width == width);
+  CHECK(image.height == height);
+  CHECK(test::luminance_variance(image) > 100.0);  // not blank
+  for (const auto& c : colors) CHECK_MESSAGE(test::count_color(image, c) > 200, "series colour " << c);
+}
+
+}  // namespace
+
+TEST_CASE("front, hv and variability figures render as valid, non-blank PNGs with distinct series colours") {
+  const std::string dir = test::temp_dir("figures");
+  const std::string a = dir + "/run-a", b = dir + "/run-b", c = dir + "/run-c";
+  test::write_synthetic_run(a, "dpareto", 1, 60, {5, 17});
+  test::write_synthetic_run(b, "random", 2, 60, {}, "random");
+  test::write_synthetic_run(c, "random", 3, 50, {}, "random");
+  const auto runs = load_runs({a, b, c});
+  const std::string blue = series_style(0).color, vermillion = series_style(1).color;
+
+  render(front_figure(runs), dir + "/front.png", {900, 600});
+  check_png(dir + "/front.png", 900, 600, {blue, vermillion});
+
+  render(hv_figure(runs), dir + "/hv.png", {1200, 800});
+  check_png(dir + "/hv.png", 1200, 800, {blue, vermillion});
+
+  render(variability_figure({runs[0]}, {true}), dir + "/variability.png", {1000, 700});
+  check_png(dir + "/variability.png", 1000, 700, {blue});
+
+  // SVG and PDF by extension.
+  render(front_figure({runs[0]}), dir + "/front.svg", {800, 600});
+  render(front_figure({runs[0]}), dir + "/front.pdf", {800, 600});
+  std::ifstream svg(dir + "/front.svg"), pdf(dir + "/front.pdf");
+  std::string svg_text((std::istreambuf_iterator<char>(svg)), {}), pdf_head(4, ' ');
+  pdf.read(pdf_head.data(), 4);
+  CHECK(svg_text.find("<svg") != std::string::npos);
+  CHECK(pdf_head == "%PDF");
+}
+
+TEST_CASE("the front caption lists failed evaluations, which are never plotted") {
+  const std::string dir = test::temp_dir("failed");
+  test::write_synthetic_run(dir + "/run", "dpareto", 4, 20, {3, 11});
+  const auto script = front_figure({load_run(dir + "/run")}).text();
+  CHECK(script.find("#3 (synthetic failure 3)") != std::string::npos);
+  CHECK(script.find("#11 (synthetic failure 11)") != std::string::npos);
+  // Counts per phase exclude the failed #3 (init) and #11 (bo).
+  CHECK(script.find("initial points (7)") != std::string::npos);
+  CHECK(script.find("BO points (11)") != std::string::npos);
+}
+
+TEST_CASE("bad input: no evaluations, only failed ones, missing or corrupt summary") {
+  const std::string dir = test::temp_dir("bad");
+  { study::RunDirectoryWriter empty(dir + "/empty", test::svt_like_info("dpareto", 1)); }
+  CHECK_THROWS_WITH_AS(front_figure({load_run(dir + "/empty")}), doctest::Contains("no evaluations"), InputError);
+  CHECK_THROWS_AS(hv_figure({load_run(dir + "/empty")}), InputError);
+  test::write_synthetic_run(dir + "/failed", "dpareto", 1, 3, {1, 2, 3});
+  CHECK_THROWS_WITH_AS(front_figure({load_run(dir + "/failed")}), doctest::Contains("all 3 evaluations failed"),
+                       InputError);
+  CHECK_THROWS_AS(load_run(dir + "/missing"), InputError);
+  test::write_synthetic_run(dir + "/corrupt", "dpareto", 1, 3);
+  std::ofstream(dir + "/corrupt/summary.json") << "{ not json";
+  CHECK_THROWS_WITH_AS(load_run(dir + "/corrupt"), doctest::Contains("summary.json"), InputError);
+}
+
+TEST_CASE("output format by extension; a missing gnuplot names the package") {
+  CHECK(format_from_path("a/b.PNG") == Format::png);
+  CHECK(format_from_path("x.svg") == Format::svg);
+  CHECK(format_from_path("x.pdf") == Format::pdf);
+  CHECK_THROWS_AS(format_from_path("x.jpg"), InputError);
+  ::setenv("DPARETO_GNUPLOT", "/nonexistent/gnuplot", 1);
+  CHECK_THROWS_WITH_AS(gnuplot_executable(), doctest::Contains("gnuplot-nox"), DependencyError);
+  ::unsetenv("DPARETO_GNUPLOT");
+  const std::string saved = std::getenv("PATH");
+  ::setenv("PATH", "/nonexistent", 1);
+  CHECK_THROWS_WITH_AS(render(GnuplotScript{}, "/tmp/x.png", {}), doctest::Contains("install the Debian package gnuplot-nox"),
+                       DependencyError);
+  ::setenv("PATH", saved.c_str(), 1);
+}
+
+TEST_CASE("a gnuplot error is reported with its line") {
+  GnuplotScript script;
+  script.command("plot $undefined_block using 1:2");
+  const std::string out = test::temp_dir("gperr") + "/x.png";
+  CHECK_THROWS_WITH_AS(render(script, out, {}), doctest::Contains("gnuplot failed"), Error);
+}
+
+TEST_CASE("oracle figure of a hand-made exact grid: heat maps and front render; needs two parameters") {
+  const std::string dir = test::temp_dir("oracle");
+  study::RunInfo info = test::svt_like_info("exact", 1);
+  {
+    study::RunDirectoryWriter writer(dir + "/exact", info);
+    std::vector<study::EvaluationRecord> grid;
+    int id = 0;
+    for (int bound = 1; bound <= 30; bound += 3)
+      for (int k = 0; k < 12; ++k) {
+        study::EvaluationRecord r;
+        r.id = ++id;
+        r.phase = "grid";
+        r.status = id == 5 ? "failed" : "ok";  // a failed cell stays blank
+        r.message = id == 5 ? "synthetic" : "";
+        const double noise = std::pow(10.0, -2 + 4.0 * k / 11);
+        r.params = {static_cast<double>(bound), noise};
+        r.epsilon = (1 + std::cbrt(2.0 * bound)) * (1 + std::cbrt(4.0 * bound * bound)) / noise;
+        r.utility = r.utility_min = r.utility_max = 1 / (1 + std::exp(-(std::log10(r.epsilon) - 1))) / (1 + 0.02 * bound);
+        writer.add(r);
+      }
+  }
+  const auto run = load_run(dir + "/exact");
+  const auto script = oracle_figure(run);
+  CHECK(script.text().find("with image") != std::string::npos);  // a regular grid draws as an image
+  render(script, dir + "/oracle.png", {1200, 800});
+  const auto image = test::read_png(dir + "/oracle.png");
+  CHECK(image.width == 1200);
+  CHECK(test::luminance_variance(image) > 100.0);
+  CHECK(test::count_color(image, "#fde725", 30) > 200);  // the palette's bright end is drawn
+
+  test::write_synthetic_run(dir + "/three", "dpareto", 1, 5);
+  auto three = load_run(dir + "/three");
+  three.data.info.parameter_names.push_back("extra");
+  CHECK_THROWS_AS(oracle_figure(three), InputError);
+}

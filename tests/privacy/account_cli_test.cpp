@@ -1,0 +1,85 @@
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+struct Run {
+  int status;
+  std::string output;  // stdout and stderr
+};
+
+Run run(const std::string& args) {
+  const std::string command = std::string(DPARETO_CLI) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (fgets(buffer.data(), buffer.size(), pipe)) output += buffer.data();
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+}  // namespace
+
+TEST_CASE("account dpsgd --json") {
+  const auto r = run("account dpsgd --sampling poisson --q 0.01 --sigma 4 --steps 10000 --delta 1e-5 "
+                     "--orders 2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32 "
+                     "--conversion classic --json --rdp");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.output);
+  CHECK(j["epsilon"].get<double>() == doctest::Approx(1.26).epsilon(0.005));
+  CHECK(j["delta"].get<double>() == 1e-5);
+  CHECK(j["conversion"] == "classic");
+  CHECK(j["sampling"] == "poisson");
+  CHECK(j.contains("order"));
+  CHECK(j["rdp"].size() == 31);
+  CHECK(j["rdp"][0][0].get<double>() == 2);
+}
+
+TEST_CASE("account gaussian, tuning and calibrate --json") {
+  auto g = run("account gaussian --eps 0.5 --delta 1e-5 --json");
+  REQUIRE(g.status == 0);
+  auto j = nlohmann::json::parse(g.output);
+  CHECK(j["sigma_analytic"].get<double>() < j["sigma_classic"].get<double>());
+  g = run("account gaussian --eps 2 --delta 1e-5 --json");
+  REQUIRE(g.status == 0);
+  CHECK(nlohmann::json::parse(g.output)["sigma_classic"].is_null());  // not valid for ε >= 1
+  const auto t = run("account tuning --distribution poisson --mu 10 --sampling fixed --q 0.01 --sigma 1.5 "
+                     "--steps 1000 --delta 1e-5 --json");
+  REQUIRE(t.status == 0);
+  j = nlohmann::json::parse(t.output);
+  const auto base = nlohmann::json::parse(
+      run("account dpsgd --sampling fixed --q 0.01 --sigma 1.5 --steps 1000 --delta 1e-5 --json").output);
+  CHECK(j["epsilon"].get<double>() > base["epsilon"].get<double>());
+  CHECK(j["sampling"] == "fixed");
+  const auto c = run("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --json");
+  REQUIRE(c.status == 0);
+  j = nlohmann::json::parse(c.output);
+  CHECK(j["sigma"].get<double>() > 1);
+  CHECK(j["epsilon"].get<double>() <= 1);
+}
+
+TEST_CASE("bad input: one line naming the value, non-zero exit") {
+  const std::string base = "account dpsgd --sampling poisson --sigma 1 --steps 10 --delta 1e-5 ";
+  struct Case {
+    std::string args, needle;
+  };
+  for (const Case& c : {Case{base + "--q 1.5", "--q 1.5"}, Case{base + "--q -0.1", "--q -0.1"},
+                        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 0 --steps 10 --delta 1e-5", "--sigma 0"},
+                        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps=-3 --delta 1e-5", "--steps -3"},
+                        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps 3 --delta 1", "--delta 1"},
+                        Case{base + "--q 0.1 --orders 1,2", "order 1"},
+                        Case{base + "--q 0.1 --conversion best", "best"},
+                        Case{"account gaussian --eps 1 --delta 0", "--delta 0"},
+                        Case{"calibrate dpsgd --eps 1e-9 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson",
+                             "1e-09"}}) {
+    const auto r = run(c.args);
+    INFO(c.args, " -> ", r.output);
+    CHECK(r.status != 0);
+    CHECK(r.output.find(c.needle) != std::string::npos);
+    CHECK(r.output.find('\n') == r.output.size() - 1);  // one line
+  }
+}
