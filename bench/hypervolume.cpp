@@ -2,6 +2,7 @@
 // every point is on the front (the worst case for the 3-D staircase).
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <vector>
 
@@ -13,18 +14,32 @@ using namespace dpareto::pareto;
 
 namespace {
 
-// Runs f once and prints its wall time with the value it returned.
+// Runs f once and prints its wall and CPU time with the value it returned.
 template <typename F>
 void report(const char* what, F&& f) {
+  const std::clock_t c0 = std::clock();
   const auto t0 = std::chrono::steady_clock::now();
   const double value = f();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%-44s %.3f s  (%.6f)\n", what, s, value);
+  const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+  std::printf("%-44s %.3f s wall, %.3f s CPU  (%.6f)\n", what, s, cpu, value);
+}
+
+// Wall times are only meaningful on an otherwise idle machine: print the load.
+void print_load() {
+  std::FILE* f = std::fopen("/proc/loadavg", "r");
+  double load = -1;
+  if (f) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
+    std::fclose(f);
+  }
+  std::printf("load average (1 min) at start: %.2f\n", load);
 }
 
 }  // namespace
 
 int main() {
+  print_load();
   dpareto::Rng rng(42);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   const std::size_t n = 1'000'000;

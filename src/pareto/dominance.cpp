@@ -72,8 +72,15 @@ std::vector<std::size_t> non_dominated_indices(const std::vector<std::vector<dou
 }
 
 std::vector<Point2> pareto_front(const std::vector<Point2>& points) {
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (std::isnan(points[i][0]) || std::isnan(points[i][1]))
+      throw InputError("pareto_front: point " + std::to_string(i) + " has a NaN objective");
+  // Values only, so sort the points themselves (cheaper than sorting indices) and sweep.
+  std::vector<Point2> sorted = points;
+  std::sort(sorted.begin(), sorted.end());
   std::vector<Point2> front;
-  for (std::size_t i : non_dominated_indices(points)) front.push_back(points[i]);
+  for (const Point2& p : sorted)
+    if (front.empty() || p[1] < front.back()[1]) front.push_back(p);
   return front;
 }
 

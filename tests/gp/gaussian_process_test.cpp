@@ -239,3 +239,19 @@ TEST_CASE("GP input validation") {
   gp.fit(Eigen::MatrixXd::Random(5, 2), Eigen::VectorXd::Constant(5, 3.0), rng);
   CHECK(gp.predict(Eigen::Vector2d(0.1, 0.1)).mean == doctest::Approx(3.0));
 }
+
+TEST_CASE("fit is reproducible for a seed (starts run in parallel) and condition keeps θ") {
+  dpareto::Rng data_rng(31);
+  const Data data = smooth_data(data_rng, 30, 3, 0.1);
+  GaussianProcess a(quiet(true)), b(quiet(true));
+  dpareto::Rng rng_a(5), rng_b(5);
+  a.fit(data.X, data.y, rng_a);
+  b.fit(data.X, data.y, rng_b);
+  CHECK(a.theta() == b.theta());
+  const Eigen::VectorXd theta = a.theta();
+  const Data more = smooth_data(data_rng, 35, 3, 0.1);
+  a.condition(more.X, more.y);
+  CHECK(a.theta() == theta);
+  CHECK(a.inputs().rows() == 35);
+  CHECK(a.predict(more.X.row(0).transpose()).mean == doctest::Approx(more.y(0)).epsilon(0.2));
+}
