@@ -151,3 +151,20 @@ TEST_CASE("explorer: bad configurations are refused with InputError") {
   options.initial_points = 0;
   CHECK_THROWS_AS(bo::Explorer(synthetic_space(), options, 1), InputError);
 }
+
+TEST_CASE("explorer: EHVI and the estimated (GPflowOpt) reference mode run the same loop") {
+  for (auto kind : {bo::AcquisitionKind::hvpoi, bo::AcquisitionKind::ehvi})
+    for (auto mode : {bo::ReferenceMode::fixed, bo::ReferenceMode::estimated}) {
+      auto options = small_options();
+      options.acquisition = kind;
+      options.reference_mode = mode;
+      bo::Explorer explorer(synthetic_space(), options, 21);
+      const auto asked = run(explorer, 12);
+      std::set<space::Params> distinct(asked.begin(), asked.end());
+      CHECK(distinct.size() == asked.size());
+      // The surrogates are usable afterwards, and the acquisition is finite and non-negative.
+      const double a = explorer.acquisition_at({0.3, 0.6});
+      CHECK(std::isfinite(a));
+      CHECK(a >= 0);
+    }
+}

@@ -125,3 +125,15 @@ TEST_CASE("explore writes evaluations.csv, front.csv, summary.json; a seed repro
   fs::remove_all(a);
   fs::remove_all(b);
 }
+
+TEST_CASE("--config FILE supplies flags; the command line wins") {
+  const auto dir = temp_dir("config");
+  fs::create_directories(dir);
+  std::ofstream(dir / "explore.ini") << "problem = svt\ninit = 3\nbudget = 5\nseed = 4\nset = repeats=5\ncandidates = 200\n";
+  const auto r = run("explore --config " + (dir / "explore.ini").string() + " --budget 4 --json --out " + (dir / "run").string());
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["evaluations"] == 4);
+  check_bad_input("explore --config " + (dir / "missing.ini").string(), "missing.ini");
+  fs::remove_all(dir);
+}

@@ -1,0 +1,51 @@
+#pragma once
+// DP-SGD and DP-Adam (DPareto Alg. 3 and 4) and the Poisson-sampled DP-SGD of Abadi et al. 2016.
+//
+// Fixed-size lots (DPareto): every step draws a lot S of exactly m examples without replacement,
+// independently of the other steps, and uses
+//     g = (1/m) Σ_{i∈S} clip_L(∇ℓ_i) + (2L/m)·N(0, σ²I)
+// (replace-one neighbours: sensitivity 2L/m). Poisson lots (Abadi et al.): each example joins a
+// lot with probability q = m/n and g = (Σ_{i∈S} clip_L(∇ℓ_i) + σL·N(0, I)) / m (add/remove
+// neighbours: sensitivity L). Both run T = epochs · round(n/m) steps. The sampler fixes the
+// accountant (privacy::Sampling is the one switch for both), so they cannot be mixed.
+// σ = 0 with clip = +inf is the non-private baseline (plain mini-batch SGD / Adam, ε = +inf).
+#include <Eigen/Core>
+#include <cstdint>
+#include <limits>
+
+#include "dpareto/learn/dataset.hpp"
+#include "dpareto/learn/network.hpp"
+#include "dpareto/privacy/dpsgd_accountant.hpp"
+
+namespace dpareto::learn {
+
+enum class Optimizer { sgd, adam };
+
+struct TrainConfig {
+  Optimizer optimizer = Optimizer::sgd;
+  privacy::Sampling sampling = privacy::Sampling::fixed_size;
+  int epochs = 1;
+  int lot_size = 256;  // m (the expected lot size under Poisson sampling)
+  double learning_rate = 0.01;
+  double noise_multiplier = 0;  // σ
+  double clip_norm = std::numeric_limits<double>::infinity();  // L; +inf only with σ = 0
+  int threads = 1;  // the lot's rows are split over this many threads
+};
+
+struct TrainResult {
+  Eigen::VectorXf params;
+  long long steps = 0;
+  bool diverged = false;  // a non-finite loss or parameter; training stopped there
+};
+
+// round(n/m) steps per epoch (at least 1), times epochs. Throws InputError for a bad config.
+long long training_steps(const TrainConfig& config, int n);
+
+// (ε, δ) of a configuration on n examples: the accountant matching config.sampling with
+// q = m/n; +inf when σ = 0.
+privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta);
+
+// Runs the optimizer from net.initial_parameters; all randomness (init, lots, noise) from `seed`.
+TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed);
+
+}  // namespace dpareto::learn

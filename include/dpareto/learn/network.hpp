@@ -1,0 +1,89 @@
+#pragma once
+// Feed-forward classifiers as one family: dense layers with ReLU between them and a loss head.
+// Logistic regression and the linear SVM are the zero-hidden-layer cases; MLP1 (784-1000-10) and
+// MLP2 (784-128-64-10) are DPareto Sec. 4.1's MNIST models. float32 throughout.
+//
+// Per-example clipping never forms a per-example gradient (DESIGN.md §3.4): for a dense layer
+// Y = AW + b the gradient of example i is a_i δ_iᵀ (and δ_i), so its squared norm is
+// (‖a_i‖² + 1)‖δ_i‖²; summed over layers this is ‖∇ℓ_i‖². The clipped sum of layer l is then
+// Aᵀ diag(c) Δ, one matrix product, with c_i = min(1, L/‖∇ℓ_i‖).
+#include <Eigen/Core>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dpareto/core/random.hpp"
+#include "dpareto/learn/dataset.hpp"
+
+namespace dpareto::learn {
+
+// logistic: log(1 + e^{-s z}); hinge: max(0, 1 - s z) (s = ±1 for classes 1/0, one output z);
+// softmax_cross_entropy: -log softmax(z)_y over `outputs` classes.
+enum class Loss { logistic, hinge, softmax_cross_entropy };
+
+struct Architecture {
+  std::string name;
+  int inputs = 0;
+  std::vector<int> hidden;  // ReLU layer widths
+  int outputs = 1;          // 1 for the binary losses
+  Loss loss = Loss::logistic;
+};
+
+Architecture logistic_regression(int inputs);
+Architecture linear_svm(int inputs);
+Architecture mlp1();  // 784-1000-10
+Architecture mlp2();  // 784-128-64-10
+
+// Scratch matrices of one forward/backward pass, reused across steps (one per thread).
+struct Workspace {
+  std::vector<MatrixF> activations;  // post-ReLU outputs of the hidden layers, then the logits
+  std::vector<MatrixF> deltas;       // ∂ℓ_i/∂(pre-activation) per layer, rows = examples
+  Eigen::VectorXf norms_sq;          // per-example squared gradient norms
+};
+
+class Network {
+ public:
+  explicit Network(Architecture architecture);
+
+  const Architecture& architecture() const { return arch_; }
+  std::size_t num_parameters() const { return size_; }
+  int num_layers() const { return static_cast<int>(offsets_.size()); }
+
+  // Linear models start at w = 0 (DPareto Alg. 3-4); MLP weights are He-uniform (zero would never
+  // break the symmetry of the hidden units), biases 0.
+  Eigen::VectorXf initial_parameters(Rng& rng) const;
+
+  // Sum over the rows of x of the per-example gradients, each clipped to L2 norm `clip` (+inf: no
+  // clipping, and the norms are not computed), written to grad[0, num_parameters()). Returns the
+  // summed loss. Afterwards ws.norms_sq holds the unclipped squared norms when clip is finite.
+  // `x_norms_sq`, when given, are the squared norms of the rows of x (Dataset::gather keeps them).
+  double clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
+                              float clip, Workspace& ws, float* grad,
+                              const Eigen::VectorXf* x_norms_sq = nullptr) const;
+
+  // Mean loss over the rows (for finite-difference checks and monitoring).
+  double mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
+                   Workspace& ws) const;
+  // Number of rows whose predicted class equals the label.
+  int count_correct(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
+                    Workspace& ws) const;
+
+ private:
+  struct Offset {
+    std::size_t weights, bias;
+    int in, out;
+  };
+  const MatrixF& forward(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const;
+  // Fills ws.deltas.back() with ∂ℓ_i/∂z_i and returns the summed loss.
+  double loss_head(const MatrixF& logits, std::span<const int> labels, MatrixF& delta) const;
+
+  Architecture arch_;
+  std::vector<Offset> offsets_;
+  std::size_t size_ = 0;
+};
+
+// Test accuracy in [0, 1], evaluated in chunks of rows over `threads` threads.
+double accuracy(const Network& net, const Eigen::VectorXf& params, const Dataset& data, int threads);
+
+}  // namespace dpareto::learn

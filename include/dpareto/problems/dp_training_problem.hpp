@@ -1,0 +1,56 @@
+#pragma once
+// DP training problems of DPareto Sec. 4: a model trained by DP-SGD / DP-Adam (learn/dp_optimizer)
+// on Adult (a9a), MNIST or seeded synthetic data. Parameters, in order: epochs, lot_size,
+// learning_rate, noise_multiplier, clip_norm, with the domains of DPareto Table 1 and the
+// random-sampling priors of Appx. C Tables 3-4. Privacy: the accountant of the sampler in use at
+// δ = 1e-5. Utility: mean test accuracy over R repeats with independent seeds (min and max kept).
+//
+// Options (all recorded in settings()): train_subset N (the first N examples; 0 = all), max_epochs E (caps the epochs
+// domain, so privacy and training agree), repeats R, data_dir, threads, sampling (fixed|poisson).
+#include <memory>
+
+#include "dpareto/learn/dp_optimizer.hpp"
+#include "dpareto/learn/loaders.hpp"
+#include "dpareto/learn/network.hpp"
+#include "dpareto/problems/problem.hpp"
+#include "dpareto/problems/registry.hpp"
+
+namespace dpareto::problems {
+
+enum class DataSource { adult, mnist, synthetic };
+
+struct DpTrainingSpec {
+  std::string name;
+  DataSource data = DataSource::adult;
+  learn::Architecture architecture;
+  learn::Optimizer optimizer = learn::Optimizer::sgd;
+};
+
+class DpTrainingProblem : public Problem {
+ public:
+  // Loads the data and validates the options; throws InputError on unknown or bad options.
+  DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& options);
+
+  std::string name() const override { return spec_.name; }
+  const space::Space& space() const override { return space_; }
+  double delta() const override { return 1e-5; }
+  double privacy(const space::Params& params) const override;
+  UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
+  std::map<std::string, std::string> settings() const override { return settings_; }
+
+  // The training configuration a point of the space stands for (lot size capped at n).
+  learn::TrainConfig config(const space::Params& params, int threads) const;
+  const learn::Split& data() const { return data_; }
+
+ private:
+  DpTrainingSpec spec_;
+  learn::Split data_;
+  learn::Network net_;
+  space::Space space_;
+  int repeats_ = 10;
+  int threads_ = 1;
+  privacy::Sampling sampling_ = privacy::Sampling::fixed_size;
+  std::map<std::string, std::string> settings_;
+};
+
+}  // namespace dpareto::problems

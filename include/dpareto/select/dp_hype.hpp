@@ -1,0 +1,56 @@
+#pragma once
+// DP-HYPE (Liebenow, Peinemann, Mohammadi 2025, Fig. 1, Thm 4.1): distributed private voting over
+// p candidate hyperparameters. Each of n clients votes for its top-k candidates (a 0/1 vector with
+// k ones), adds noise N(0, σ²/n) to every entry, and the noisy votes are summed by secure
+// aggregation, so the server sees only the total, which carries N(0, σ²). The argmax is released.
+// Client-level add/remove sensitivity of the vote vector is √k (their Lemma 4.1), so
+// ε(α) = αk/(2σ²) — independent of p.
+//
+// Floating-point safety: votes are fixed-point integers with `scale` grid points per vote and the
+// per-client noise is the exact discrete Gaussian N_Z(0, σ²·scale²/n) (CKS20 Alg. 3) drawn from a
+// RandomSource. A sum of n discrete Gaussians is not itself a discrete Gaussian; its RDP follows
+// Kairouz, Liu, Steinke 2021 ("The Distributed Discrete Gaussian Mechanism", Thm 1), whose
+// correction τ = 10 Σ_{j=1}^{n−1} exp(−2π² s² j/(j+1)) (s² the per-client grid variance)
+// underflows to 0 for any grid std s >= 6, so the curve equals αk/(2σ²) (checked in dp_hype_rdp).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dpareto/privacy/rdp_conversion.hpp"
+#include "dpareto/privacy/secure_noise.hpp"
+
+namespace dpareto::select {
+
+struct DpHypeOptions {
+  std::size_t top_k = 1;                   // k: votes per client
+  double sigma = 1;                        // std of the noise on the summed vote vector, in votes
+  std::uint64_t fixed_point_scale = 1 << 20;  // grid points per vote
+};
+
+// A client's vote: 1 at the k smallest losses, 0 elsewhere (ties: the lower index wins).
+// Throws InputError for k = 0, k > p or a NaN loss.
+std::vector<std::uint8_t> top_k_vote(std::span<const double> losses, std::size_t k);
+
+struct DpHypeOutcome {
+  std::size_t selected;             // argmax of the noisy total (ties: the lower index)
+  std::vector<double> noisy_votes;  // the decoded noisy total the server sees
+};
+
+// One DP-HYPE round on client_losses[client][candidate]: votes, per-client discrete Gaussian noise
+// from `noise`, masking with pairwise keys from `keys`, secure sum, decoding, argmax.
+// Throws InputError for fewer than 2 clients, ragged losses or invalid options.
+DpHypeOutcome dp_hype_select(const std::vector<std::vector<double>>& client_losses, const DpHypeOptions& options,
+                             privacy::RandomSource& noise, privacy::RandomSource& keys);
+
+// Client-level RDP of one round at each order: α·ρ with ρ from Kairouz–Liu–Steinke 2021 Thm 1
+// (= αk/(2σ²) up to the τ terms, which vanish at the default scale). `candidates` enters only
+// through τ.
+std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeOptions& options,
+                                std::size_t clients, std::size_t candidates);
+
+// Smallest σ (relative accuracy 1e-9) for which αk/(2σ²), converted at δ with the improved
+// conversion over `orders`, is at most target_epsilon.
+double dp_hype_sigma(std::size_t top_k, double target_epsilon, double delta, const std::vector<double>& orders);
+
+}  // namespace dpareto::select

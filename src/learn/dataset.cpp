@@ -1,0 +1,153 @@
+#include "dpareto/learn/dataset.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::learn {
+namespace {
+
+void check_labels(const std::vector<int>& labels, int num_classes) {
+  if (num_classes < 2) throw InputError("dataset: need at least 2 classes, got " + std::to_string(num_classes));
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (labels[i] < 0 || labels[i] >= num_classes)
+      throw InputError("dataset: label " + std::to_string(labels[i]) + " of row " + std::to_string(i) +
+                       " outside [0, " + std::to_string(num_classes) + ")");
+}
+
+}  // namespace
+
+Dataset Dataset::from_dense(MatrixF features, std::vector<int> labels, int num_classes) {
+  if (features.rows() != static_cast<Eigen::Index>(labels.size()))
+    throw InputError("dataset: " + std::to_string(features.rows()) + " feature rows but " +
+                     std::to_string(labels.size()) + " labels");
+  check_labels(labels, num_classes);
+  Dataset d;
+  d.dimension_ = static_cast<int>(features.cols());
+  d.num_classes_ = num_classes;
+  d.labels_ = std::move(labels);
+  d.dense_ = std::move(features);
+  d.compute_norms();
+  return d;
+}
+
+Dataset Dataset::from_bytes(std::vector<std::uint8_t> bytes, int dimension, std::vector<int> labels,
+                            int num_classes, float scale) {
+  if (dimension <= 0 || bytes.size() != labels.size() * static_cast<std::size_t>(dimension))
+    throw InputError("dataset: " + std::to_string(bytes.size()) + " bytes do not hold " +
+                     std::to_string(labels.size()) + " rows of " + std::to_string(dimension));
+  check_labels(labels, num_classes);
+  Dataset d;
+  d.dimension_ = dimension;
+  d.num_classes_ = num_classes;
+  d.row_scale_.assign(labels.size(), scale);
+  d.labels_ = std::move(labels);
+  d.bytes_ = std::move(bytes);
+  d.compute_norms();
+  return d;
+}
+
+void Dataset::compute_norms() {
+  norms_sq_.resize(labels_.size());
+  for (int i = 0; i < size(); ++i) {
+    double sq = 0;
+    if (bytes_.empty()) {
+      sq = dense_.row(i).squaredNorm();
+    } else {
+      const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
+      for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
+      sq *= static_cast<double>(row_scale_[static_cast<std::size_t>(i)]) * row_scale_[static_cast<std::size_t>(i)];
+    }
+    norms_sq_[static_cast<std::size_t>(i)] = static_cast<float>(sq);
+  }
+}
+
+void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXf* norms_sq) const {
+  out.resize(static_cast<Eigen::Index>(rows.size()), dimension_);
+  if (norms_sq) {
+    norms_sq->resize(static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      (*norms_sq)[static_cast<Eigen::Index>(r)] = norms_sq_[static_cast<std::size_t>(rows[r])];
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const int i = rows[r];
+    if (bytes_.empty()) {
+      std::memcpy(out.data() + r * static_cast<std::size_t>(dimension_), dense_.row(i).data(),
+                  sizeof(float) * static_cast<std::size_t>(dimension_));
+    } else {
+      const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
+      float* dst = out.data() + r * static_cast<std::size_t>(dimension_);
+      const float s = row_scale_[static_cast<std::size_t>(i)];
+      for (int j = 0; j < dimension_; ++j) dst[j] = static_cast<float>(src[j]) * s;
+    }
+  }
+}
+
+void Dataset::gather_range(int begin, int end, MatrixF& out) const {
+  std::vector<int> rows(static_cast<std::size_t>(end - begin));
+  for (int i = begin; i < end; ++i) rows[static_cast<std::size_t>(i - begin)] = i;
+  gather(rows, out);
+}
+
+Dataset Dataset::subset(std::span<const int> rows) const {
+  std::vector<int> labels;
+  labels.reserve(rows.size());
+  for (int i : rows) labels.push_back(labels_.at(static_cast<std::size_t>(i)));
+  if (bytes_.empty()) {
+    MatrixF x;
+    gather(rows, x);
+    return from_dense(std::move(x), std::move(labels), num_classes_);
+  }
+  Dataset d;
+  d.dimension_ = dimension_;
+  d.num_classes_ = num_classes_;
+  d.labels_ = std::move(labels);
+  d.bytes_.reserve(rows.size() * static_cast<std::size_t>(dimension_));
+  for (int i : rows) {
+    const auto* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
+    d.bytes_.insert(d.bytes_.end(), src, src + dimension_);
+    d.row_scale_.push_back(row_scale_[static_cast<std::size_t>(i)]);
+    d.norms_sq_.push_back(norms_sq_[static_cast<std::size_t>(i)]);
+  }
+  return d;
+}
+
+Dataset Dataset::with_constant_feature() const {
+  MatrixF x;
+  gather_range(0, size(), x);
+  MatrixF y(x.rows(), x.cols() + 1);
+  y.leftCols(x.cols()) = x;
+  y.col(x.cols()).setOnes();
+  return from_dense(std::move(y), labels_, num_classes_);
+}
+
+void Dataset::normalize_rows() {
+  for (int i = 0; i < size(); ++i) {
+    if (bytes_.empty()) {
+      const float norm = dense_.row(i).norm();
+      if (norm > 0) dense_.row(i) /= norm;
+    } else {
+      const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
+      double sq = 0;
+      for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
+      if (sq > 0) row_scale_[static_cast<std::size_t>(i)] = static_cast<float>(1.0 / std::sqrt(sq));
+    }
+  }
+  compute_norms();
+}
+
+int Dataset::majority_class() const {
+  std::vector<int> counts(static_cast<std::size_t>(num_classes_), 0);
+  for (int y : labels_) ++counts[static_cast<std::size_t>(y)];
+  return static_cast<int>(std::max_element(counts.begin(), counts.end()) - counts.begin());
+}
+
+double Dataset::label_fraction(int label) const {
+  if (labels_.empty()) return 0;
+  return static_cast<double>(std::count(labels_.begin(), labels_.end(), label)) /
+         static_cast<double>(labels_.size());
+}
+
+}  // namespace dpareto::learn

@@ -1,0 +1,168 @@
+// GCC 12 reports false -W(maybe-)uninitialized inside its own AVX-512 intrinsics when Eigen's
+// float kernels are inlined (GCC PR 105593); the pragmas must precede the first include.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include "dpareto/learn/dp_optimizer.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/random.hpp"
+#include "dpareto/learn/gaussian_noise.hpp"
+
+namespace dpareto::learn {
+namespace {
+
+constexpr std::size_t noise_block = 1 << 14;  // parameters per noise/update block
+constexpr double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_kappa = 1e-8;  // DPareto Alg. 4
+
+void validate(const TrainConfig& c, int n) {
+  auto bad = [](const std::string& what) { throw InputError("training: " + what); };
+  if (n < 1) bad("empty training set");
+  if (c.epochs < 1) bad("epochs=" + std::to_string(c.epochs) + ": expected >= 1");
+  if (c.lot_size < 1 || c.lot_size > n)
+    bad("lot_size=" + std::to_string(c.lot_size) + ": expected in [1, " + std::to_string(n) + "]");
+  if (!(c.learning_rate > 0) || !std::isfinite(c.learning_rate)) bad("learning_rate must be positive");
+  if (!(c.noise_multiplier >= 0) || !std::isfinite(c.noise_multiplier)) bad("noise_multiplier must be >= 0");
+  if (!(c.clip_norm > 0)) bad("clip_norm must be positive");
+  if (c.noise_multiplier > 0 && !std::isfinite(c.clip_norm)) bad("noise without clipping has no privacy");
+  if (c.threads < 1) bad("threads must be >= 1");
+}
+
+// Poisson lot: indices i with independent Bernoulli(q) inclusion, by geometric skips.
+void poisson_lot(int n, double q, Rng& rng, std::vector<int>& lot) {
+  lot.clear();
+  if (q >= 1) {
+    lot.resize(static_cast<std::size_t>(n));
+    std::iota(lot.begin(), lot.end(), 0);
+    return;
+  }
+  std::geometric_distribution<long long> skip(q);
+  for (long long i = skip(rng); i < n; i += 1 + skip(rng)) lot.push_back(static_cast<int>(i));
+}
+
+}  // namespace
+
+long long training_steps(const TrainConfig& config, int n) {
+  validate(config, n);
+  const long long per_epoch = std::max(1LL, std::llround(static_cast<double>(n) / config.lot_size));
+  return per_epoch * config.epochs;
+}
+
+privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta) {
+  const long long steps = training_steps(config, n);
+  if (config.noise_multiplier == 0)
+    return {std::numeric_limits<double>::infinity(), delta, 0, privacy::Conversion::improved};
+  const double q = static_cast<double>(config.lot_size) / n;
+  return privacy::dpsgd_epsilon(config.sampling, q, config.noise_multiplier, steps, delta);
+}
+
+TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed) {
+  const int n = data.size();
+  TrainResult result;
+  result.steps = training_steps(config, n);
+  Rng rng(seed);
+  result.params = net.initial_parameters(rng);
+  Eigen::VectorXf& w = result.params;
+  const std::size_t P = net.num_parameters();
+  const int m = config.lot_size;
+  const bool fixed = config.sampling == privacy::Sampling::fixed_size;
+  const bool adam = config.optimizer == Optimizer::adam;
+  const auto clip = static_cast<float>(config.clip_norm);
+  const bool clipping = std::isfinite(clip);
+  // Noise std on the lot's gradient sum: 2Lσ (fixed size, replace-one) or Lσ (Poisson).
+  const float noise_std =
+      config.noise_multiplier > 0 ? static_cast<float>((fixed ? 2.0 : 1.0) * config.clip_norm * config.noise_multiplier)
+                                  : 0.0f;
+  const float inv_m = 1.0f / static_cast<float>(m);
+  const auto lr = static_cast<float>(config.learning_rate);
+  // Threads pay off once a step has real work (rows × parameters).
+  const int threads =
+      static_cast<double>(m) * static_cast<double>(P) >= 2e6 ? std::min(config.threads, std::max(1, m / 64)) : 1;
+
+  Eigen::VectorXf mu, nu;
+  if (adam) {
+    mu.setZero(static_cast<Eigen::Index>(P));
+    nu.setZero(static_cast<Eigen::Index>(P));
+  }
+  std::vector<Eigen::VectorXf> grads(static_cast<std::size_t>(threads), Eigen::VectorXf(static_cast<Eigen::Index>(P)));
+  std::vector<Workspace> workspaces(static_cast<std::size_t>(threads));
+  std::vector<MatrixF> lots(static_cast<std::size_t>(threads));
+  std::vector<Eigen::VectorXf> lot_norms(static_cast<std::size_t>(threads));
+  std::vector<double> losses(static_cast<std::size_t>(threads));
+  std::vector<int> perm(static_cast<std::size_t>(n));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::vector<int> lot, labels;
+  const std::size_t blocks = (P + noise_block - 1) / noise_block;
+
+  for (long long step = 0; step < result.steps; ++step) {
+    if (fixed) {
+      // A uniform m-subset, independent of earlier steps: partial Fisher–Yates on the permutation.
+      for (int i = 0; i < m; ++i) std::swap(perm[static_cast<std::size_t>(i)],
+                                            perm[std::uniform_int_distribution<int>(i, n - 1)(rng)]);
+      lot.assign(perm.begin(), perm.begin() + m);
+    } else {
+      poisson_lot(n, static_cast<double>(m) / n, rng, lot);
+    }
+    labels.resize(lot.size());
+    for (std::size_t i = 0; i < lot.size(); ++i) labels[i] = data.labels()[static_cast<std::size_t>(lot[i])];
+    const std::uint64_t noise_seed = rng();
+    const auto adam_t = static_cast<double>(step + 1);
+    const auto mu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta1, adam_t)));
+    const auto nu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta2, adam_t)));
+
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+      omp_set_num_threads(1);  // Eigen's GEMMs stay on this thread
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+      const std::size_t rows = lot.size();
+      const std::size_t begin = rows * t / nt, end = rows * (t + 1) / nt;
+      Eigen::VectorXf& g = grads[static_cast<std::size_t>(t)];
+      losses[static_cast<std::size_t>(t)] = 0;
+      if (end > begin) {
+        const auto k = static_cast<std::size_t>(t);
+        data.gather(std::span(lot).subspan(begin, end - begin), lots[k], clipping ? &lot_norms[k] : nullptr);
+        losses[k] = net.clipped_gradient_sum(w, lots[k], std::span(labels).subspan(begin, end - begin), clip,
+                                             workspaces[k], g.data(), clipping ? &lot_norms[k] : nullptr);
+      } else {
+        g.setZero();
+      }
+#pragma omp barrier
+#pragma omp for schedule(static)
+      for (std::size_t b = 0; b < blocks; ++b) {
+        const std::size_t lo = b * noise_block, len = std::min(noise_block, P - lo);
+        auto sum = grads[0].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
+        for (int k = 1; k < nt; ++k)
+          sum += grads[static_cast<std::size_t>(k)].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
+        if (noise_std > 0) add_gaussian(sum.data(), len, noise_std, derive_seed(noise_seed, b));
+        auto ws = w.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
+        if (adam) {
+          auto mb = mu.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len)).array();
+          auto vb = nu.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len)).array();
+          const auto gb = sum.array() * inv_m;
+          mb = static_cast<float>(adam_beta1) * mb + static_cast<float>(1 - adam_beta1) * gb;
+          vb = static_cast<float>(adam_beta2) * vb + static_cast<float>(1 - adam_beta2) * gb.square();
+          ws.array() -= lr * (mb * mu_scale) / ((vb * nu_scale).sqrt() + static_cast<float>(adam_kappa));
+        } else {
+          ws.array() -= (lr * inv_m) * sum.array();
+        }
+      }
+    }
+    double loss = 0;
+    for (double l : losses) loss += l;
+    if (!std::isfinite(loss)) {
+      result.diverged = true;
+      return result;
+    }
+  }
+  result.diverged = !w.allFinite();
+  return result;
+}
+
+}  // namespace dpareto::learn

@@ -1,0 +1,264 @@
+#include "dpareto/learn/loaders.hpp"
+
+#include <zlib.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::learn {
+namespace fs = std::filesystem;
+namespace {
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot open " + path.string() + " (set --data-dir or DPARETO_DATA)");
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// Whole file through zlib, which passes non-gzip files through unchanged.
+std::string read_maybe_gzip(const fs::path& path) {
+  gzFile f = gzopen(path.string().c_str(), "rb");
+  if (!f) throw InputError("cannot open " + path.string() + " (set --data-dir or DPARETO_DATA)");
+  std::string data;
+  char buf[1 << 16];
+  for (;;) {
+    const int got = gzread(f, buf, sizeof buf);
+    if (got < 0) {
+      int code = 0;
+      const std::string why = gzerror(f, &code);
+      gzclose(f);
+      throw InputError(path.string() + ": corrupt gzip stream after " + std::to_string(data.size()) +
+                       " decompressed bytes (" + why + ")");
+    }
+    if (got == 0) break;
+    data.append(buf, static_cast<std::size_t>(got));
+  }
+  gzclose(f);
+  return data;
+}
+
+// Splits text into lines (LF or CRLF); calls fn(line, 1-based number).
+template <typename Fn>
+void for_each_line(std::string_view text, Fn&& fn) {
+  std::size_t pos = 0;
+  int number = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    fn(line, ++number);
+    pos = end + 1;
+  }
+}
+
+bool is_blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
+
+template <typename T>
+bool parse_whole(std::string_view s, T& value) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  const auto res = std::from_chars(s.data(), s.data() + s.size(), value);
+  return !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
+}
+
+std::uint32_t big_endian_u32(const std::string& data, std::size_t offset) {
+  return (static_cast<std::uint32_t>(static_cast<unsigned char>(data[offset])) << 24) |
+         (static_cast<std::uint32_t>(static_cast<unsigned char>(data[offset + 1])) << 16) |
+         (static_cast<std::uint32_t>(static_cast<unsigned char>(data[offset + 2])) << 8) |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(data[offset + 3]));
+}
+
+// Checks an IDX header (magic, then `dims` uint32 sizes) and the payload length; returns the sizes.
+std::vector<std::uint32_t> idx_header(const std::string& data, const fs::path& path, std::uint32_t magic,
+                                      int dims) {
+  const std::size_t header = 4 + 4 * static_cast<std::size_t>(dims);
+  if (data.size() < header)
+    throw InputError(path.string() + ": truncated at byte offset " + std::to_string(data.size()) +
+                     ": expected a " + std::to_string(header) + "-byte IDX header");
+  const std::uint32_t got = big_endian_u32(data, 0);
+  if (got != magic)
+    throw InputError(path.string() + ": bad magic number " + std::to_string(got) + " at byte offset 0: expected " +
+                     std::to_string(magic));
+  std::vector<std::uint32_t> sizes;
+  std::size_t payload = 1;
+  for (int i = 0; i < dims; ++i) {
+    sizes.push_back(big_endian_u32(data, 4 + 4 * static_cast<std::size_t>(i)));
+    payload *= sizes.back();
+  }
+  if (data.size() != header + payload)
+    throw InputError(path.string() + ": " + (data.size() < header + payload ? "truncated" : "trailing data") +
+                     " at byte offset " + std::to_string(std::min(data.size(), header + payload)) + ": expected " +
+                     std::to_string(header + payload) + " bytes (header + payload), found " +
+                     std::to_string(data.size()));
+  return sizes;
+}
+
+}  // namespace
+
+Dataset load_libsvm(const fs::path& path, int dimension) {
+  const std::string text = read_text(path);
+  std::vector<int> labels;
+  std::vector<std::vector<std::pair<int, float>>> rows;
+  const std::string where = path.string() + ":";
+  for_each_line(text, [&](std::string_view line, int number) {
+    if (is_blank(line)) return;
+    const std::string at = where + std::to_string(number) + ": ";
+    std::vector<std::pair<int, float>> row;
+    std::size_t pos = 0;
+    bool first = true;
+    while (pos < line.size()) {
+      const std::size_t start = line.find_first_not_of(" \t", pos);
+      if (start == std::string_view::npos) break;
+      std::size_t end = line.find_first_of(" \t", start);
+      if (end == std::string_view::npos) end = line.size();
+      const std::string_view token = line.substr(start, end - start);
+      pos = end;
+      if (first) {
+        first = false;
+        double y = 0;
+        if (!parse_whole(token, y) || !(y == 1 || y == -1 || y == 0))
+          throw InputError(at + "label '" + std::string(token) + "': expected -1, +1, 0 or 1");
+        labels.push_back(y > 0 ? 1 : 0);
+        continue;
+      }
+      const std::size_t colon = token.find(':');
+      int index = 0;
+      float value = 0;
+      if (colon == std::string_view::npos || !parse_whole(token.substr(0, colon), index) ||
+          !parse_whole(token.substr(colon + 1), value) || !std::isfinite(value))
+        throw InputError(at + "token '" + std::string(token) + "': expected index:value");
+      if (index < 1 || index > dimension)
+        throw InputError(at + "feature index " + std::to_string(index) + " outside [1, " +
+                         std::to_string(dimension) + "] (the dimension)");
+      row.emplace_back(index - 1, value);
+    }
+    rows.push_back(std::move(row));
+  });
+  if (labels.empty()) throw InputError(path.string() + ": no examples");
+  MatrixF x = MatrixF::Zero(static_cast<Eigen::Index>(rows.size()), dimension);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (const auto& [j, v] : rows[i]) x(static_cast<Eigen::Index>(i), j) = v;
+  return Dataset::from_dense(std::move(x), std::move(labels), 2);
+}
+
+Dataset load_idx(const fs::path& images, const fs::path& labels, int num_classes) {
+  std::string img = read_maybe_gzip(images);
+  const std::string lab = read_maybe_gzip(labels);
+  const auto isz = idx_header(img, images, 2051, 3);
+  const auto lsz = idx_header(lab, labels, 2049, 1);
+  if (isz[0] != lsz[0])
+    throw InputError(labels.string() + ": " + std::to_string(lsz[0]) + " labels at byte offset 4: expected " +
+                     std::to_string(isz[0]) + " (the image count of " + images.string() + ")");
+  std::vector<int> y(lsz[0]);
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    y[i] = static_cast<unsigned char>(lab[8 + i]);
+    if (y[i] >= num_classes)
+      throw InputError(labels.string() + ": label " + std::to_string(y[i]) + " at byte offset " +
+                       std::to_string(8 + i) + ": expected 0.." + std::to_string(num_classes - 1));
+  }
+  std::vector<std::uint8_t> pixels(img.begin() + 16, img.end());
+  img.clear();
+  img.shrink_to_fit();
+  return Dataset::from_bytes(std::move(pixels), static_cast<int>(isz[1] * isz[2]), std::move(y), num_classes,
+                             1.0f / 255.0f);
+}
+
+Dataset load_csv(const fs::path& path, const std::string& label_column, int num_classes) {
+  const std::string text = read_text(path);
+  std::vector<std::string> header;
+  int label_index = -1;
+  std::vector<int> labels;
+  std::vector<float> values;
+  auto split = [](std::string_view line) {
+    std::vector<std::string_view> fields;
+    std::size_t pos = 0;
+    for (;;) {
+      const std::size_t comma = line.find(',', pos);
+      std::string_view f = line.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+      while (!f.empty() && (f.front() == ' ' || f.front() == '\t')) f.remove_prefix(1);
+      while (!f.empty() && (f.back() == ' ' || f.back() == '\t')) f.remove_suffix(1);
+      fields.push_back(f);
+      if (comma == std::string_view::npos) return fields;
+      pos = comma + 1;
+    }
+  };
+  for_each_line(text, [&](std::string_view line, int number) {
+    if (is_blank(line)) return;
+    const auto fields = split(line);
+    const std::string at = path.string() + ":" + std::to_string(number) + ": ";
+    if (header.empty()) {
+      for (std::size_t i = 0; i < fields.size(); ++i) {
+        header.emplace_back(fields[i]);
+        if (fields[i] == label_column) label_index = static_cast<int>(i);
+      }
+      if (label_index < 0) throw InputError(at + "header has no column '" + label_column + "'");
+      if (header.size() < 2) throw InputError(at + "header needs a label and at least one feature column");
+      return;
+    }
+    if (fields.size() != header.size())
+      throw InputError(at + std::to_string(fields.size()) + " fields: expected " + std::to_string(header.size()) +
+                       " (as in the header)");
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (static_cast<int>(i) == label_index) {
+        int y = 0;
+        if (!parse_whole(fields[i], y) || y < 0 || y >= num_classes)
+          throw InputError(at + "label '" + std::string(fields[i]) + "': expected an integer in 0.." +
+                           std::to_string(num_classes - 1));
+        labels.push_back(y);
+      } else {
+        float v = 0;
+        if (!parse_whole(fields[i], v) || !std::isfinite(v))
+          throw InputError(at + "column '" + header[i] + "' value '" + std::string(fields[i]) +
+                           "': expected a finite number");
+        values.push_back(v);
+      }
+    }
+  });
+  if (header.empty()) throw InputError(path.string() + ": empty file: expected a header row");
+  if (labels.empty()) throw InputError(path.string() + ": no data rows after the header");
+  const auto d = static_cast<Eigen::Index>(header.size() - 1);
+  MatrixF x = Eigen::Map<MatrixF>(values.data(), static_cast<Eigen::Index>(labels.size()), d);
+  return Dataset::from_dense(std::move(x), std::move(labels), num_classes);
+}
+
+fs::path resolve_data_dir(const std::string& explicit_dir) {
+  if (!explicit_dir.empty()) {
+    if (!fs::is_directory(explicit_dir)) throw InputError("data directory " + explicit_dir + " does not exist");
+    return explicit_dir;
+  }
+  if (const char* env = std::getenv("DPARETO_DATA"); env && *env) {
+    if (!fs::is_directory(env)) throw InputError("DPARETO_DATA=" + std::string(env) + " is not a directory");
+    return env;
+  }
+  const fs::path candidates[] = {fs::path(DPARETO_SOURCE_DIR) / ".." / "shared" / "data",
+                                 fs::current_path() / ".." / "shared" / "data"};
+  for (const auto& c : candidates)
+    if (fs::is_directory(c)) return fs::weakly_canonical(c);
+  throw InputError("no data directory: tried " + candidates[0].string() + " and " + candidates[1].string() +
+                   "; set --data-dir or DPARETO_DATA");
+}
+
+Split load_adult(const fs::path& data_dir) {
+  return {load_libsvm(data_dir / "adult" / "a9a", 123), load_libsvm(data_dir / "adult" / "a9a.t", 123)};
+}
+
+Split load_mnist(const fs::path& data_dir) {
+  const fs::path dir = data_dir / "mnist";
+  // Prefer the gzip files; fall back to raw ones of the same name without .gz.
+  auto pick = [&](const std::string& stem) {
+    const fs::path gz = dir / (stem + ".gz");
+    return fs::exists(gz) || !fs::exists(dir / stem) ? gz : dir / stem;
+  };
+  return {load_idx(pick("train-images-idx3-ubyte"), pick("train-labels-idx1-ubyte")),
+          load_idx(pick("t10k-images-idx3-ubyte"), pick("t10k-labels-idx1-ubyte"))};
+}
+
+}  // namespace dpareto::learn

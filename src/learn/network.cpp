@@ -1,0 +1,191 @@
+// GCC 12 reports false -W(maybe-)uninitialized inside its own AVX-512 intrinsics when Eigen's
+// float kernels are inlined (GCC PR 105593); the pragmas must precede the first include.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include "dpareto/learn/network.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::learn {
+
+Architecture logistic_regression(int inputs) { return {"logreg", inputs, {}, 1, Loss::logistic}; }
+Architecture linear_svm(int inputs) { return {"svm", inputs, {}, 1, Loss::hinge}; }
+Architecture mlp1() { return {"mlp1", 784, {1000}, 10, Loss::softmax_cross_entropy}; }
+Architecture mlp2() { return {"mlp2", 784, {128, 64}, 10, Loss::softmax_cross_entropy}; }
+
+Network::Network(Architecture architecture) : arch_(std::move(architecture)) {
+  const bool binary = arch_.loss != Loss::softmax_cross_entropy;
+  if (arch_.inputs < 1 || arch_.outputs < 1 || (binary && arch_.outputs != 1) || (!binary && arch_.outputs < 2))
+    throw InputError("network " + arch_.name + ": binary losses need 1 output, softmax at least 2");
+  int in = arch_.inputs;
+  std::vector<int> widths = arch_.hidden;
+  widths.push_back(arch_.outputs);
+  for (int out : widths) {
+    if (out < 1) throw InputError("network " + arch_.name + ": layer widths must be positive");
+    const std::size_t w = size_;
+    size_ += static_cast<std::size_t>(in) * static_cast<std::size_t>(out);
+    offsets_.push_back({w, size_, in, out});
+    size_ += static_cast<std::size_t>(out);
+    in = out;
+  }
+}
+
+Eigen::VectorXf Network::initial_parameters(Rng& rng) const {
+  Eigen::VectorXf p = Eigen::VectorXf::Zero(static_cast<Eigen::Index>(size_));
+  if (arch_.hidden.empty()) return p;
+  for (const Offset& o : offsets_) {
+    const float bound = std::sqrt(6.0f / static_cast<float>(o.in));
+    std::uniform_real_distribution<float> u(-bound, bound);
+    for (std::size_t i = o.weights; i < o.bias; ++i) p[static_cast<Eigen::Index>(i)] = u(rng);
+  }
+  return p;
+}
+
+const MatrixF& Network::forward(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const {
+  if (x.cols() != arch_.inputs)
+    throw InputError("network " + arch_.name + ": input has " + std::to_string(x.cols()) + " features, expected " +
+                     std::to_string(arch_.inputs));
+  ws.activations.resize(offsets_.size());
+  ws.deltas.resize(offsets_.size());
+  const MatrixF* in = &x;
+  for (std::size_t l = 0; l < offsets_.size(); ++l) {
+    const Offset& o = offsets_[l];
+    const Eigen::Map<const Eigen::MatrixXf> w(params.data() + o.weights, o.in, o.out);
+    const Eigen::Map<const Eigen::RowVectorXf> b(params.data() + o.bias, o.out);
+    MatrixF& z = ws.activations[l];
+    z.resize(in->rows(), o.out);
+    z.noalias() = *in * w;
+    z.rowwise() += b;
+    if (l + 1 < offsets_.size()) z = z.cwiseMax(0.0f);
+    in = &z;
+  }
+  return ws.activations.back();
+}
+
+double Network::loss_head(const MatrixF& logits, std::span<const int> labels, MatrixF& delta) const {
+  const Eigen::Index m = logits.rows();
+  delta.resize(m, logits.cols());
+  double total = 0;
+  switch (arch_.loss) {
+    case Loss::logistic:
+      for (Eigen::Index i = 0; i < m; ++i) {
+        const float s = labels[static_cast<std::size_t>(i)] ? 1.0f : -1.0f;
+        const float margin = s * logits(i, 0);
+        // log(1 + e^{-margin}) and its derivative -s·σ(-margin), both stable for large |margin|.
+        total += margin > 0 ? std::log1p(std::exp(-margin)) : -margin + std::log1p(std::exp(margin));
+        delta(i, 0) = -s / (1.0f + std::exp(margin));
+      }
+      break;
+    case Loss::hinge:
+      for (Eigen::Index i = 0; i < m; ++i) {
+        const float s = labels[static_cast<std::size_t>(i)] ? 1.0f : -1.0f;
+        const float margin = s * logits(i, 0);
+        total += std::max(0.0f, 1.0f - margin);
+        delta(i, 0) = margin < 1.0f ? -s : 0.0f;
+      }
+      break;
+    case Loss::softmax_cross_entropy:
+      for (Eigen::Index i = 0; i < m; ++i) {
+        const auto z = logits.row(i).array();
+        const float top = z.maxCoeff();
+        auto e = delta.row(i).array();
+        e = (z - top).exp();
+        const float sum = e.sum();
+        const int y = labels[static_cast<std::size_t>(i)];
+        total += std::log(sum) - (z(y) - top);
+        e /= sum;
+        e(y) -= 1.0f;
+      }
+      break;
+  }
+  return total;
+}
+
+double Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
+                                     float clip, Workspace& ws, float* grad,
+                                     const Eigen::VectorXf* x_norms_sq) const {
+  forward(params, x, ws);
+  const std::size_t last = offsets_.size() - 1;
+  const double loss = loss_head(ws.activations[last], labels, ws.deltas[last]);
+  // Backpropagate Δ_{l-1} = (Δ_l W_lᵀ) ⊙ 1[a_{l-1} > 0] (ReLU outputs are > 0 exactly where active).
+  for (std::size_t l = last; l > 0; --l) {
+    const Offset& o = offsets_[l];
+    const Eigen::Map<const Eigen::MatrixXf> w(params.data() + o.weights, o.in, o.out);
+    MatrixF& d = ws.deltas[l - 1];
+    d.resize(x.rows(), o.in);
+    d.noalias() = ws.deltas[l] * w.transpose();
+    d.array() *= (ws.activations[l - 1].array() > 0.0f).cast<float>();
+  }
+  auto input = [&](std::size_t l) -> const MatrixF& { return l == 0 ? x : ws.activations[l - 1]; };
+  if (std::isfinite(clip)) {
+    if (x_norms_sq)
+      ws.norms_sq = *x_norms_sq;
+    else
+      ws.norms_sq = x.rowwise().squaredNorm();
+    ws.norms_sq.array() = (ws.norms_sq.array() + 1.0f) * ws.deltas[0].rowwise().squaredNorm().array();
+    for (std::size_t l = 1; l <= last; ++l)
+      ws.norms_sq.array() +=
+          (input(l).rowwise().squaredNorm().array() + 1.0f) * ws.deltas[l].rowwise().squaredNorm().array();
+    const Eigen::ArrayXf c = (clip / ws.norms_sq.array().sqrt()).min(1.0f);
+    for (auto& d : ws.deltas) d.array().colwise() *= c;
+  }
+  for (std::size_t l = 0; l <= last; ++l) {
+    const Offset& o = offsets_[l];
+    Eigen::Map<Eigen::MatrixXf> gw(grad + o.weights, o.in, o.out);
+    Eigen::Map<Eigen::RowVectorXf> gb(grad + o.bias, o.out);
+    gw.noalias() = input(l).transpose() * ws.deltas[l];
+    gb = ws.deltas[l].colwise().sum();
+  }
+  return loss;
+}
+
+double Network::mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
+                          Workspace& ws) const {
+  const MatrixF& logits = forward(params, x, ws);
+  MatrixF scratch;
+  return loss_head(logits, labels, scratch) / static_cast<double>(x.rows());
+}
+
+int Network::count_correct(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
+                           Workspace& ws) const {
+  const MatrixF& logits = forward(params, x, ws);
+  int correct = 0;
+  for (Eigen::Index i = 0; i < logits.rows(); ++i) {
+    int predicted = 0;
+    if (arch_.outputs == 1) {
+      predicted = logits(i, 0) > 0 ? 1 : 0;
+    } else {
+      logits.row(i).maxCoeff(&predicted);
+    }
+    correct += predicted == labels[static_cast<std::size_t>(i)];
+  }
+  return correct;
+}
+
+double accuracy(const Network& net, const Eigen::VectorXf& params, const Dataset& data, int threads) {
+  constexpr int chunk = 1024;
+  const int n = data.size();
+  const int chunks = (n + chunk - 1) / chunk;
+  long long correct = 0;
+#pragma omp parallel num_threads(std::max(1, std::min(threads, chunks))) reduction(+ : correct)
+  {
+    omp_set_num_threads(1);  // keep Eigen's own GEMM threads out of this team
+    Workspace ws;
+    MatrixF x;
+#pragma omp for schedule(static)
+    for (int c = 0; c < chunks; ++c) {
+      const int begin = c * chunk, end = std::min(n, begin + chunk);
+      data.gather_range(begin, end, x);
+      correct += net.count_correct(params, x, std::span(data.labels()).subspan(begin, end - begin), ws);
+    }
+  }
+  return n ? static_cast<double>(correct) / n : 0.0;
+}
+
+}  // namespace dpareto::learn

@@ -1,0 +1,157 @@
+// GCC 12 false positives inside AVX-512 intrinsics inlined from Eigen (GCC PR 105593).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/learn/dp_optimizer.hpp"
+#include "dpareto/learn/gaussian_noise.hpp"
+#include "dpareto/learn/synthetic.hpp"
+
+using namespace dpareto::learn;
+using dpareto::privacy::Sampling;
+
+namespace {
+
+Split small_synthetic(int n, int d) {
+  SyntheticSpec s;
+  s.train_size = n;
+  s.test_size = 2000;
+  s.dimension = d;
+  return make_gaussian_mixture(s, 11);
+}
+
+}  // namespace
+
+TEST_CASE("add_gaussian: standard normal moments and tails") {
+  std::vector<float> z(1 << 20, 0.0f);
+  add_gaussian(z.data(), z.size(), 1.0f, 42);
+  double sum = 0, sq = 0, four = 0;
+  int beyond2 = 0;
+  for (float v : z) {
+    sum += v;
+    sq += double(v) * v;
+    four += double(v) * v * v * v;
+    beyond2 += std::abs(v) > 2;
+  }
+  const double n = static_cast<double>(z.size());
+  CHECK(std::abs(sum / n) < 5 / std::sqrt(n));
+  CHECK(std::abs(sq / n - 1) < 5 * std::sqrt(2 / n));
+  CHECK(std::abs(four / n - 3) < 5 * std::sqrt(96 / n));
+  CHECK(std::abs(beyond2 / n - 0.0455) < 5 * std::sqrt(0.0455 / n));
+  std::vector<float> again(1000, 0.0f);
+  add_gaussian(again.data(), again.size(), 1.0f, 42);
+  CHECK(std::equal(again.begin(), again.end(), z.begin()));  // determined by the seed
+}
+
+TEST_CASE("DP-SGD with sigma = 0 and a huge clip norm is plain SGD") {
+  const Split data = small_synthetic(500, 8);
+  const Network net(logistic_regression(8));
+  TrainConfig plain;
+  plain.epochs = 3;
+  plain.lot_size = 50;
+  plain.learning_rate = 0.1;
+  TrainConfig dp = plain;
+  dp.clip_norm = 1e30;
+  for (auto opt : {Optimizer::sgd, Optimizer::adam}) {
+    plain.optimizer = dp.optimizer = opt;
+    CHECK(train(net, data.train, plain, 7).params == train(net, data.train, dp, 7).params);
+  }
+  // Full-batch lots make the steps deterministic: compare with gradient descent written out.
+  plain.lot_size = 500;
+  plain.optimizer = Optimizer::sgd;
+  const Eigen::VectorXf w = train(net, data.train, plain, 7).params;
+  MatrixF x;
+  data.train.gather_range(0, 500, x);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(9);
+  for (int step = 0; step < 3; ++step) {
+    Eigen::VectorXd g = Eigen::VectorXd::Zero(9);
+    for (int i = 0; i < 500; ++i) {
+      const double s = data.train.labels()[static_cast<std::size_t>(i)] ? 1 : -1;
+      const Eigen::VectorXd xi = x.row(i).cast<double>().transpose();
+      const double z = xi.dot(v.head(8)) + v[8];
+      const double coef = -s / (1 + std::exp(s * z));
+      g.head(8) += coef * xi;
+      g[8] += coef;
+    }
+    v -= 0.1 * g / 500;
+  }
+  CHECK((w.cast<double>() - v).norm() < 1e-4 * v.norm());
+}
+
+TEST_CASE("the noise of one step has the documented standard deviation") {
+  // Same seed with and without noise: same lots, so the difference of the parameters after one
+  // step is exactly lr · noise / m, with noise ~ N(0, (2Lσ)²) (fixed size) or N(0, (Lσ)²) (Poisson).
+  const Split data = small_synthetic(200, 3999);
+  const Network net(logistic_regression(3999));
+  for (auto sampling : {Sampling::fixed_size, Sampling::poisson}) {
+    TrainConfig c;
+    c.sampling = sampling;
+    c.epochs = 1;
+    c.lot_size = 200;  // one step per epoch
+    c.learning_rate = 0.5;
+    c.clip_norm = 0.7;
+    c.noise_multiplier = 0;
+    const Eigen::VectorXf clean = train(net, data.train, c, 3).params;
+    c.noise_multiplier = 3.0;
+    const Eigen::VectorXf noisy = train(net, data.train, c, 3).params;
+    const Eigen::ArrayXd diff = (noisy - clean).cast<double>().array() / (-c.learning_rate / c.lot_size);
+    const double n = static_cast<double>(diff.size());
+    const double mean = diff.mean();
+    const double sd = std::sqrt((diff - mean).square().sum() / (n - 1));
+    const double expected = (sampling == Sampling::fixed_size ? 2.0 : 1.0) * c.clip_norm * c.noise_multiplier;
+    CAPTURE(dpareto::privacy::to_string(sampling));
+    // Sample std of n normals: relative standard error 1/sqrt(2(n-1)); allow 5 of them.
+    CHECK(std::abs(sd / expected - 1) < 5 / std::sqrt(2 * (n - 1)));
+    CHECK(std::abs(mean) < 5 * expected / std::sqrt(n));
+  }
+}
+
+TEST_CASE("training steps, epsilon and config validation") {
+  TrainConfig c;
+  c.epochs = 3;
+  c.lot_size = 64;
+  CHECK(training_steps(c, 1000) == 3 * 16);  // round(1000/64) = 16
+  CHECK(std::isinf(training_epsilon(c, 1000, 1e-5).epsilon));  // σ = 0
+  c.noise_multiplier = 1;
+  CHECK_THROWS_AS(training_steps(c, 1000), dpareto::InputError);  // noise without clipping
+  c.clip_norm = 1;
+  c.lot_size = 2000;
+  CHECK_THROWS_AS(training_steps(c, 1000), dpareto::InputError);
+}
+
+TEST_CASE("accuracy smoke test on synthetic data; divergence is reported") {
+  const Split data = small_synthetic(4000, 20);
+  for (const auto& arch : {logistic_regression(20), linear_svm(20)}) {
+    const Network net(arch);
+    TrainConfig c;
+    c.epochs = 3;
+    c.lot_size = 64;
+    c.learning_rate = 0.05;
+    c.threads = 2;
+    CHECK(accuracy(net, train(net, data.train, c, 1).params, data.test, 2) > 0.9);  // Bayes: 0.933
+    c.noise_multiplier = 1;
+    c.clip_norm = 1;
+    for (auto opt : {Optimizer::sgd, Optimizer::adam}) {
+      c.optimizer = opt;
+      c.learning_rate = opt == Optimizer::adam ? 0.01 : 0.05;
+      CHECK(accuracy(net, train(net, data.train, c, 2).params, data.test, 2) > 0.88);
+    }
+    c.sampling = Sampling::poisson;
+    c.optimizer = Optimizer::sgd;
+    CHECK(accuracy(net, train(net, data.train, c, 2).params, data.test, 2) > 0.88);
+  }
+  const Network mlp({"mlp", 20, {16}, 2, Loss::softmax_cross_entropy});
+  TrainConfig c;
+  c.epochs = 3;
+  c.lot_size = 64;
+  c.learning_rate = 0.1;
+  c.threads = 2;
+  CHECK(accuracy(mlp, train(mlp, data.train, c, 1).params, data.test, 2) > 0.9);
+  c.learning_rate = 1e30;
+  CHECK(train(mlp, data.train, c, 1).diverged);
+}

@@ -1,0 +1,117 @@
+// GCC 12 false positives inside AVX-512 intrinsics inlined from Eigen (GCC PR 105593).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "dpareto/learn/network.hpp"
+
+using namespace dpareto::learn;
+
+namespace {
+
+struct Batch {
+  MatrixF x;
+  std::vector<int> y;
+};
+
+Batch random_batch(int m, int d, int classes, std::uint64_t seed) {
+  dpareto::Rng rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  Batch b{MatrixF(m, d), std::vector<int>(static_cast<std::size_t>(m))};
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < d; ++j) b.x(i, j) = normal(rng);
+    b.y[static_cast<std::size_t>(i)] = std::uniform_int_distribution<int>(0, classes - 1)(rng);
+  }
+  return b;
+}
+
+Eigen::VectorXf random_params(const Network& net, std::uint64_t seed, float scale) {
+  dpareto::Rng rng(seed);
+  std::normal_distribution<float> normal(0.0f, scale);
+  Eigen::VectorXf p(static_cast<Eigen::Index>(net.num_parameters()));
+  for (auto& v : p) v = normal(rng);
+  return p;
+}
+
+std::vector<Architecture> small_architectures() {
+  return {logistic_regression(6), linear_svm(6), {"mlp-a", 6, {5}, 3, Loss::softmax_cross_entropy},
+          {"mlp-b", 6, {5, 4}, 3, Loss::softmax_cross_entropy}};
+}
+
+}  // namespace
+
+TEST_CASE("per-example norms and the clipped sum match a naive per-example computation") {
+  for (const auto& arch : small_architectures()) {
+    CAPTURE(arch.name);
+    const Network net(arch);
+    const Batch b = random_batch(17, arch.inputs, std::max(2, arch.outputs), 3);
+    const Eigen::VectorXf w = random_params(net, 4, 0.7f);
+    const auto P = static_cast<Eigen::Index>(net.num_parameters());
+    const float clip = 0.8f;
+    // Naive: one explicit gradient vector per example, clipped, summed.
+    Eigen::VectorXd naive_sum = Eigen::VectorXd::Zero(P);
+    std::vector<double> naive_norms;
+    Workspace ws;
+    int clipped = 0;
+    for (int i = 0; i < 17; ++i) {
+      const MatrixF xi = b.x.row(i);
+      Eigen::VectorXf gi(P);
+      net.clipped_gradient_sum(w, xi, std::span(b.y).subspan(static_cast<std::size_t>(i), 1),
+                               std::numeric_limits<float>::infinity(), ws, gi.data());
+      const double norm = gi.cast<double>().norm();
+      naive_norms.push_back(norm);
+      clipped += norm > clip;
+      naive_sum += gi.cast<double>() * std::min(1.0, clip / norm);
+    }
+    CHECK(clipped > 0);  // the test exercises clipping
+    Eigen::VectorXf sum(P);
+    net.clipped_gradient_sum(w, b.x, b.y, clip, ws, sum.data());
+    for (int i = 0; i < 17; ++i) CHECK(std::sqrt(ws.norms_sq[i]) == doctest::Approx(naive_norms[static_cast<std::size_t>(i)]).epsilon(1e-4));
+    CHECK((sum.cast<double>() - naive_sum).norm() <= 1e-4 * (1 + naive_sum.norm()));
+  }
+}
+
+TEST_CASE("each model's gradient matches central finite differences") {
+  for (const auto& arch : small_architectures()) {
+    CAPTURE(arch.name);
+    const Network net(arch);
+    const Batch b = random_batch(9, arch.inputs, std::max(2, arch.outputs), 5);
+    Eigen::VectorXf w = random_params(net, 6, 0.5f);
+    const auto P = static_cast<Eigen::Index>(net.num_parameters());
+    Workspace ws;
+    Eigen::VectorXf g(P);
+    net.clipped_gradient_sum(w, b.x, b.y, std::numeric_limits<float>::infinity(), ws, g.data());
+    g /= 9.0f;  // mean_loss is the mean
+    const float h = 1e-2f;
+    int checked = 0;
+    for (Eigen::Index k = 0; k < P; ++k) {
+      const float keep = w[k];
+      w[k] = keep + h;
+      const double up = net.mean_loss(w, b.x, b.y, ws);
+      w[k] = keep - h;
+      const double down = net.mean_loss(w, b.x, b.y, ws);
+      w[k] = keep;
+      const double fd = (up - down) / (2 * h);
+      // Hinge and ReLU kinks inside [w - h, w + h] break the difference; skip those coordinates.
+      const double mid = net.mean_loss(w, b.x, b.y, ws);
+      if (std::abs(up + down - 2 * mid) > 1e-3) continue;
+      CHECK(g[k] == doctest::Approx(fd).epsilon(2e-2).scale(0.05));
+      ++checked;
+    }
+    CHECK(checked > P / 2);
+  }
+}
+
+TEST_CASE("architectures of the paper") {
+  CHECK(Network(mlp1()).num_parameters() == 784 * 1000 + 1000 + 1000 * 10 + 10);
+  CHECK(Network(mlp2()).num_parameters() == 784 * 128 + 128 + 128 * 64 + 64 + 64 * 10 + 10);
+  CHECK(Network(logistic_regression(123)).num_parameters() == 124);
+  dpareto::Rng rng(1);
+  CHECK(Network(logistic_regression(5)).initial_parameters(rng).isZero());  // Alg. 3: w = 0
+  CHECK_THROWS(Network({"bad", 4, {}, 3, Loss::logistic}));
+}
