@@ -103,7 +103,8 @@ int run_exact(int argc, char** argv) {
   info.reference_error = spec.error;
   info.hv_axis = spec.axis == problems::HvAxis::log10 ? "log" : "linear";
   info.log_floor = spec.log_floor;
-  info.extra = {{"seed_source", "user"}, {"points", counts}, {"delta", problem->delta()}, {"settings", problem->settings()}};
+  info.extra = {{"seed_source", "user"}, {"points", counts}, {"delta", problem->delta()},
+                {"settings", problem->settings()}, {"problem_options", problem_options}};
   study::RunDirectoryWriter writer(vm["out"].as<std::string>(), info);
   writer.add_many(records);
   std::cout << "exact " << problem->name() << ": " << records.size() << " grid evaluations, front of "

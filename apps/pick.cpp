@@ -91,7 +91,6 @@ int run_pick(int argc, char** argv) {
       model_problem = e.what();
     }
   }
-  if (model && !model->note.empty()) std::cerr << "dpareto pick: warning: " << model->note << "\n";
   const space::Space* space = model ? &model->problem->space() : nullptr;
   bo::ModelPickOptions mo;
   mo.seed = seed;

@@ -52,9 +52,11 @@ double logit_normal_sd(double mean, double sd) {
   return std::sqrt(std::max(0.0, m2 - m1 * m1));
 }
 
-problems::ProblemOptions options_from_settings(const nlohmann::json& summary) {
+// The problem options a run was started with (summary.json "problem_options"; runs that predate
+// it used the defaults).
+problems::ProblemOptions recorded_problem_options(const nlohmann::json& summary) {
   problems::ProblemOptions options;
-  const auto it = summary.find("settings");
+  const auto it = summary.find("problem_options");
   if (it == summary.end() || !it->is_object()) return options;
   for (const auto& [key, value] : it->items())
     options[key] = value.is_string() ? value.get<std::string>() : value.dump();
@@ -81,24 +83,10 @@ space::Params RunModel::params_of(const study::EvaluationRecord& record) const {
 RunModel rebuild_run_model(const study::RunData& run, const std::string& directory) {
   RunModel model;
   const std::string summary = directory + "/summary.json";
-  // settings() may record informational keys the factory does not take as options (e.g. a
-  // dataset's name): those named by the registry's "unknown option 'KEY'" error are dropped.
-  problems::ProblemOptions problem_options = options_from_settings(run.summary);
-  while (!model.problem) {
-    try {
-      model.problem = problems::make_problem(run.info.problem, problem_options);
-    } catch (const InputError& e) {
-      const std::string message = e.what(), marker = "unknown option '";
-      const auto at = message.find(marker);
-      const auto end = at == std::string::npos ? at : message.find('\'', at + marker.size());
-      const std::string key = end == std::string::npos ? "" : message.substr(at + marker.size(), end - at - marker.size());
-      if (!key.empty() && problem_options.erase(key) > 0) continue;
-      if (problem_options.empty())
-        throw InputError(summary + ": cannot rebuild problem '" + run.info.problem + "' (" + message + ")");
-      // The recorded settings do not round-trip through the factory: fall back to its defaults.
-      model.note = "problem rebuilt with default options (recorded settings rejected: " + message + ")";
-      problem_options.clear();
-    }
+  try {
+    model.problem = problems::make_problem(run.info.problem, recorded_problem_options(run.summary));
+  } catch (const InputError& e) {
+    throw InputError(summary + ": cannot rebuild problem '" + run.info.problem + "' (" + e.what() + ")");
   }
   const auto& space = model.problem->space();
   for (const auto& p : space.parameters()) {

@@ -148,7 +148,6 @@ GnuplotScript surrogate_figure(const LabelledRun& run, const bo::RunModel& model
   title += slice.empty() ? ""
                          : "\nslice at front point #" + std::to_string(anchor.id) + ": " + slice +
                                " (evaluated settings projected onto it)";
-  if (!model.note.empty()) title += "\n" + model.note;
   const std::string utility_name = options.accuracy ? "utility" : "error";
 
   script.command(common_setup());

@@ -18,16 +18,14 @@
 
 namespace dpareto::bo {
 
-// A finished run's problem (rebuilt from summary.json "problem" and "settings"; keys the factory
-// calls unknown are dropped, and settings it rejects otherwise fall back to its defaults, said in
-// `note`) and an explorer over its space told every record, surrogates fitted.
+// A finished run's problem (rebuilt from summary.json "problem" and "problem_options", the options
+// the run was started with) and an explorer over its space told every record, surrogates fitted.
 struct RunModel {
   std::unique_ptr<problems::Problem> problem;
   std::unique_ptr<Explorer> explorer;
   // The record's parameter values in the space's order.
   space::Params params_of(const study::EvaluationRecord& record) const;
   std::vector<std::size_t> record_column;  // space index -> index into record.params
-  std::string note;  // non-empty when the problem had to be rebuilt with default options
 };
 
 // Throws InputError naming the directory when the problem cannot be rebuilt, a space parameter is
