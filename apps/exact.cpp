@@ -7,7 +7,7 @@
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
-#include "evaluation_loop.hpp"
+#include "dpareto/study/study_runner.hpp"
 #include "problem_flags.hpp"
 #include "progress_bar.hpp"
 
@@ -81,7 +81,7 @@ int run_exact(int argc, char** argv) {
     threads.emplace_back([&] {
       for (std::size_t i = next++; i < grid.size(); i = next++) {
         const int id = static_cast<int>(i) + 1;
-        const auto s = evaluation_seed(seed, id);
+        const auto s = study::evaluation_seed(seed, id);
         records[i] = to_record(id, "grid", grid[i], problem->evaluate(grid[i], s), s);
         ++finished;
       }

@@ -1,7 +1,9 @@
 // dpareto explore: learn the privacy–utility Pareto front of a problem (DPareto Alg. 2) or run
 // the random / grid baselines, writing evaluations.csv, front.csv and summary.json as each
-// evaluation completes.
+// evaluation completes. Every run is a study (study::StudyRunner); with --study FILE it is stored in
+// an SQLite database that a later run with the same flags resumes or extends (docs/readme/study.md).
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include "command.hpp"
@@ -10,7 +12,10 @@
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/gnuplot.hpp"
 #include "dpareto/plot/labelled_run.hpp"
-#include "evaluation_loop.hpp"
+#include "dpareto/problems/external_command_problem.hpp"
+#include "dpareto/space/space_json.hpp"
+#include "dpareto/study/explorer_proposer.hpp"
+#include "dpareto/study/study_database.hpp"
 #include "problem_flags.hpp"
 #include "progress_bar.hpp"
 
@@ -22,6 +27,24 @@ bo::Method parse_method(const std::string& text) {
   if (text == "random") return bo::Method::random;
   if (text == "grid") return bo::Method::grid;
   throw InputError("--method " + text + ": expected dpareto, random or grid");
+}
+
+// --problem NAME, or --oracle-cmd TEMPLATE with --space FILE (its stderr logs go to `log_directory`).
+std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map& vm, const std::string& log_directory) {
+  if (!vm.count("oracle-cmd")) {
+    if (vm.count("space")) throw InputError("--space goes with --oracle-cmd (built-in problems have their own space)");
+    return make_problem_from(vm);
+  }
+  if (vm.count("problem")) throw InputError("--problem and --oracle-cmd exclude each other");
+  if (!vm.count("space")) throw InputError("--oracle-cmd needs --space FILE (the hyperparameters as JSON)");
+  problems::ExternalCommandOptions options;
+  options.command = vm["oracle-cmd"].as<std::string>();
+  options.timeout_seconds = vm["oracle-timeout"].as<double>();
+  if (!(options.timeout_seconds >= 0 && std::isfinite(options.timeout_seconds)))
+    throw InputError("--oracle-timeout " + format_number(options.timeout_seconds) + ": expected seconds >= 0");
+  options.log_directory = log_directory;
+  return std::make_unique<problems::ExternalCommandProblem>(space::read_space_json(vm["space"].as<std::string>()),
+                                                            options);
 }
 
 int run_explore(int argc, char** argv) {
@@ -41,14 +64,22 @@ int run_explore(int argc, char** argv) {
       "prior", po::bool_switch(), "draw random/initial points from the problem's Appx. C distributions")(
       "candidates", po::value<int>()->default_value(1000), "acquisition: size of the dense random stage")(
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
+      "study", po::value<std::string>(), "SQLite study file: created, or resumed/extended when it exists")(
+      "no-retry", po::bool_switch(), "resume: record evaluations a crash left running as failed (default: re-run)")(
+      "oracle-cmd", po::value<std::string>(), "external oracle command template, e.g. 'python3 train.py --lr {lr}'")(
+      "space", po::value<std::string>(), "space.json of the external oracle's hyperparameters")(
+      "oracle-timeout", po::value<double>()->default_value(0), "seconds before an oracle run is killed (0: never)")(
       "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
       "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
       "json", po::bool_switch(), "print the final summary as JSON");
-  const auto parsed = parse_command_line("dpareto explore --problem NAME [options]", options, argc, argv);
+  const auto parsed = parse_command_line("dpareto explore (--problem NAME | --oracle-cmd CMD --space FILE) [--study FILE] [options]", options, argc, argv);
   if (!parsed) return 0;
   const auto& vm = *parsed;
 
-  const auto problem = make_problem_from(vm);
+  const std::string method = vm["method"].as<std::string>();
+  const std::string problem_name = vm.count("oracle-cmd") ? "external" : vm.count("problem") ? vm["problem"].as<std::string>() : "";
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
+  const auto problem = make_explored_problem(vm, out + "/oracle-logs");
   const auto spec = problem->default_reference();
   bo::ExplorerOptions explorer_options;
   explorer_options.method = parse_method(vm["method"].as<std::string>());
@@ -99,11 +130,10 @@ int run_explore(int argc, char** argv) {
   }
   const bool seeded = vm.count("seed") > 0;
   const std::uint64_t seed = seeded ? vm["seed"].as<std::uint64_t>() : os_random_u64();
-  bo::Explorer explorer(problem->space(), explorer_options, seed);
 
   study::RunInfo info;
   info.problem = problem->name();
-  info.method = vm["method"].as<std::string>();
+  info.method = method;
   info.seed = seed;
   for (const auto& p : problem->space().parameters()) info.parameter_names.push_back(p.name);
   info.reference_epsilon = explorer_options.reference[0];
@@ -117,13 +147,39 @@ int run_explore(int argc, char** argv) {
                 {"budget", budget},
                 {"workers", vm["workers"].as<int>()},
                 {"delta", problem->delta()},
-                {"settings", problem->settings()}};
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + info.problem + "-" + info.method;
-  study::RunDirectoryWriter writer(out, info);
+                {"settings", problem->settings()},
+                {"problem_options", problem_options_from(vm)}};
+  // What a resumed study must share with its first run (besides the problem and space).
+  const nlohmann::json config = {{"method", method},
+                                 {"acquisition", acquisition},
+                                 {"reference_mode", reference_mode},
+                                 {"initial_points", explorer_options.initial_points},
+                                 {"initial_from_prior", explorer_options.initial_from_prior},
+                                 {"grid_points", explorer_options.grid_points},
+                                 {"candidates", explorer_options.dense_candidates},
+                                 {"reference", {json_number(info.reference_epsilon), json_number(info.reference_error)}},
+                                 {"hv_axis", info.hv_axis},
+                                 {"log_floor", info.log_floor}};
+  const study::StudyIdentity identity{problem->name(), problem->settings(), space::space_to_json(problem->space())};
+  auto db = vm.count("study")
+                ? study::open_or_create_study(vm["study"].as<std::string>(), identity, info, config, seeded)
+                : study::StudyDatabase::in_memory(identity, info, config);
+  info = db.run_info();  // a resumed study keeps its seed and its seed source
+  info.extra["budget"] = budget;
+  info.extra["workers"] = vm["workers"].as<int>();
+  db.set_run_info(info);
+  if (vm.count("study") && !db.trials().empty())
+    std::cerr << "resuming study " << db.path() << ": " << db.completed().size() << " evaluations completed, "
+              << db.trials().size() - db.completed().size() << " interrupted\n";
+  if (problem->name() == "external") std::filesystem::create_directories(out + "/oracle-logs");
 
+  bo::Explorer explorer(problem->space(), explorer_options, *info.seed);
+  study::ExplorerProposer proposer(explorer);
+  study::StudyRunner runner(db, proposer, study::problem_evaluator(*problem),
+                            {budget, vm["workers"].as<int>(), *info.seed, !vm["no-retry"].as<bool>()});
+  study::RunDirectoryWriter writer(out, info);
   ProgressBar progress("explore " + info.problem, budget);
-  LoopSettings loop{budget, vm["workers"].as<int>(), seed, 1};
-  run_evaluation_loop(explorer, *problem, loop, [&](const study::EvaluationRecord& record) {
+  runner.run([&](const study::EvaluationRecord& record) {
     writer.add(record);
     progress.update(static_cast<int>(writer.records().size()),
                     "HV " + format_number(writer.hv_history().back()));
@@ -150,7 +206,8 @@ int run_explore(int argc, char** argv) {
               << " (" << info.hv_axis << " epsilon axis, reference " << format_number(info.reference_epsilon) << ","
               << format_number(info.reference_error) << ")\n"
               << "ask() time: GP fit " << timings.gp_fit << " s, acquisition " << timings.acquisition << " s\n"
-              << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}\n";
+              << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}"
+              << (vm.count("study") ? " and study " + db.path() : std::string()) << "\n";
   }
   return 0;
 }

@@ -1,0 +1,86 @@
+#pragma once
+// The external-command oracle: a user's training script evaluates one setting per run.
+//
+//   dpareto explore --space space.json
+//                   --oracle-cmd 'python3 train.py --lr {lr} --epochs {epochs} --seed {seed}'
+//
+// The command runs once per evaluation and prints one JSON object on stdout:
+//   {"epsilon": 1.2, "utility": 0.91}   (optional: "utility_min", "utility_max", "delta"; extra keys
+//   are ignored; NaN/Infinity as Python's json module writes them are accepted and judged).
+// Its stderr goes to a per-evaluation log file. A non-zero exit, a signal, a timeout (the whole
+// process group is killed: SIGTERM, then SIGKILL after 1 s), unparseable output, or invalid values
+// make a failed evaluation whose message says why. The command dies with dpareto (parent-death
+// signal), so a killed run leaves no orphaned training behind.
+//
+// Safe substitution: the template is split into argv words by dpareto itself (whitespace separates
+// words; '...' and "..." quote, backslash escapes) and executed directly (execvpe), never through
+// a shell. A placeholder {name} is replaced inside its word by the parameter's value formatted by
+// dpareto (shortest round-trip decimal; every value is checked to be a plain number), so a value
+// can neither split a word nor reach a shell. {seed} is the evaluation's seed; {{ and }} are
+// literal braces. The same values are also exported as environment variables DPARETO_PARAM_<name>
+// and DPARETO_SEED. A placeholder naming no parameter is an InputError at construction.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dpareto/problems/problem.hpp"
+
+namespace dpareto::problems {
+
+struct ExternalCommandOptions {
+  std::string command;             // the template
+  double timeout_seconds = 0;      // 0: no timeout
+  std::string log_directory;       // per-evaluation stderr logs; empty: stderr is discarded
+  double delta = 0;                // reported when the output has no "delta"
+  std::string source = "--oracle-cmd";  // names the template in error messages
+};
+
+class ExternalCommandProblem : public Problem {
+ public:
+  // What one run of the command produced.
+  struct Output {
+    bool ok = false;
+    std::string message;  // why it failed
+    double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0;
+  };
+
+  // Throws InputError (naming options.source) for an empty or badly quoted template, or a
+  // placeholder that names no parameter of `space`.
+  ExternalCommandProblem(space::Space space, ExternalCommandOptions options);
+
+  std::string name() const override { return "external"; }
+  const space::Space& space() const override { return space_; }
+  double delta() const override;
+  // Each runs the command (privacy() with seed 0) unless called from evaluate().
+  double privacy(const space::Params& params) const override;
+  UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
+  std::map<std::string, std::string> settings() const override;
+  // Runs the command once and judges its output with Problem::evaluate's checks.
+  Evaluation evaluate(const space::Params& params, std::uint64_t seed) const override;
+
+  // The argv for one evaluation (placeholders substituted).
+  std::vector<std::string> command_line(const space::Params& params, std::uint64_t seed) const;
+  // Runs the command once.
+  Output run(const space::Params& params, std::uint64_t seed) const;
+  // Where run() writes the stderr of the evaluation with this seed ("" without a log directory).
+  std::string log_path(std::uint64_t seed) const;
+
+ private:
+  // A word of the template: literal text and placeholders (index into space_, or -1 for {seed}).
+  struct Piece {
+    std::string text;
+    int placeholder = -2;  // -2: literal
+  };
+  using Word = std::vector<Piece>;
+
+  space::Space space_;
+  ExternalCommandOptions options_;
+  std::vector<Word> words_;
+};
+
+// Parses a stdout text as the oracle's JSON object (the whole text, or else its last non-empty
+// line). Returns an Output whose message says what is wrong when it cannot be used.
+ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta);
+
+}  // namespace dpareto::problems

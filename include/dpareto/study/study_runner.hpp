@@ -1,0 +1,66 @@
+#pragma once
+// The evaluation loop of a study: propose, evaluate on up to `workers` threads at once, record every
+// state change in the study database as it happens, and resume a study left by a crash.
+//
+// Resume: the completed evaluations are told to the proposer in completion order (never re-run),
+// its saved state (ask counter, GP warm start) is restored, and evaluations left `running` are
+// evaluated again with their stored parameters and seed (or, without retry, recorded as failed).
+// A seeded sequential run resumed this way ends with exactly the evaluations of an uninterrupted one.
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dpareto/study/study_database.hpp"
+
+namespace dpareto::study {
+
+struct Proposal {
+  std::vector<double> params;
+  std::string phase;  // init | bo | random | grid
+};
+
+// The optimizer seen from a study (bo::Explorer behind study::ExplorerProposer).
+class Proposer {
+ public:
+  virtual ~Proposer() = default;
+  // The next setting given the ones being evaluated now; std::nullopt when there is none left.
+  virtual std::optional<Proposal> ask(const std::vector<std::vector<double>>& pending) = 0;
+  virtual void tell(const EvaluationRecord& record) = 0;
+  // What a resumed proposer needs besides the told records (JSON, stored after every change).
+  virtual nlohmann::json state() const = 0;
+  virtual void restore_state(const nlohmann::json& state) = 0;
+};
+
+// Evaluates one setting with one seed; returns status ok|failed, the measurements, seconds and
+// message (id, phase, params and seed are filled in by the runner). Called from worker threads.
+using Evaluator = std::function<EvaluationRecord(const std::vector<double>& params, std::uint64_t seed)>;
+
+struct RunnerSettings {
+  int budget = 0;                 // completed evaluations the study should hold at the end
+  int workers = 1;                // evaluations running at once
+  std::uint64_t seed = 0;         // run seed; evaluation seeds derive from it
+  bool retry_interrupted = true;  // re-run evaluations a crash left running (else: failed)
+};
+
+// The oracle seed of the evaluation proposed `issue`-th (1-based) in a run seeded with `run_seed`.
+std::uint64_t evaluation_seed(std::uint64_t run_seed, int issue);
+
+class StudyRunner {
+ public:
+  StudyRunner(StudyDatabase& database, Proposer& proposer, Evaluator evaluator, RunnerSettings settings);
+  // Replays the stored evaluations (each passed to `on_complete`, in completion order), then runs
+  // until the study holds `budget` completed evaluations or the proposer has nothing left.
+  // `on_complete` sees each new record on the calling thread after it is committed.
+  void run(const std::function<void(const EvaluationRecord&)>& on_complete);
+
+ private:
+  StudyDatabase& database_;
+  Proposer& proposer_;
+  Evaluator evaluator_;
+  RunnerSettings settings_;
+};
+
+}  // namespace dpareto::study

@@ -1,0 +1,441 @@
+#include "dpareto/problems/external_command_problem.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+
+extern char** environ;
+
+namespace dpareto::problems {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::size_t max_stdout_bytes = 1 << 20;
+
+// The output evaluate() is judging on this thread: privacy(), utility() and delta() read it
+// instead of running the command again.
+thread_local const ExternalCommandProblem::Output* pinned_output = nullptr;
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+// A parameter value as it may appear in argv: a plain decimal number, nothing else.
+std::string safe_number(double value, const std::string& what) {
+  const std::string text = format_number(value);
+  bool ok = !text.empty() && std::isfinite(value);
+  for (char c : text)
+    ok = ok && (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == '-' || c == '+');
+  if (!ok) throw Error("external oracle: value '" + text + "' of " + what + " is not a plain number");
+  return text;
+}
+
+// Replaces the bare NaN / Infinity / -Infinity tokens of Python's json.dumps (outside strings) by
+// null / "inf" / "-inf", which json_number understands.
+std::string normalize_python_json(const std::string& text) {
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) out += text[++i];
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (text.compare(i, 3, "NaN") == 0) { out += "null"; i += 2; continue; }
+    if (text.compare(i, 9, "-Infinity") == 0) { out += "\"-inf\""; i += 8; continue; }
+    if (text.compare(i, 8, "Infinity") == 0) { out += "\"inf\""; i += 7; continue; }
+    out += c;
+  }
+  return out;
+}
+
+std::string excerpt(const std::string& raw) {
+  const auto first = raw.find_first_not_of(" \t\r\n");
+  const std::string text = first == std::string::npos ? "" : raw.substr(first, raw.find_last_not_of(" \t\r\n") - first + 1);
+  std::string s = text.substr(0, 80);
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return "'" + s + (text.size() > 80 ? "...'" : "'");
+}
+
+// The last non-empty line of a text, without its line break.
+std::string last_line(const std::string& text) {
+  const auto end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  const auto newline = text.rfind('\n', end);
+  const auto begin = newline == std::string::npos ? 0 : newline + 1;
+  return text.substr(begin, end - begin + 1);
+}
+
+// The last non-empty line of a log file, for failure messages.
+std::string last_log_line(const std::string& path) {
+  if (path.empty()) return "";
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last.size() > 200 ? last.substr(0, 200) + "..." : last;
+}
+
+// Starts argv[0] (searched in PATH) in a new process group with stdin from /dev/null, stdout on
+// `out_fd`, stderr on `err_fd`, default signal handling, and SIGKILL as its parent-death signal:
+// if dpareto dies (even by SIGKILL) the evaluation dies with it rather than running on orphaned;
+// a resumed study re-runs it. Returns 0 or the errno of the failed exec. Between fork and exec the
+// child makes only async-signal-safe calls (dpareto is multi-threaded).
+int start_process(char* const* argv, char* const* envp, int out_fd, int err_fd, pid_t& pid) {
+  int status_pipe[2];
+  if (::pipe2(status_pipe, O_CLOEXEC) != 0) return errno;
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const pid_t parent = ::getpid();
+  pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD}) ::sigaction(s, &default_action, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::dup2(null_fd, 0);
+    ::dup2(out_fd, 1);
+    ::dup2(err_fd, 2);
+    ::execvpe(argv[0], argv, envp);
+    const int e = errno;
+    [[maybe_unused]] const auto n = ::write(status_pipe[1], &e, sizeof(e));
+    ::_exit(127);
+  }
+  const int fork_error = pid < 0 ? errno : 0;
+  ::close(status_pipe[1]);
+  if (null_fd >= 0) ::close(null_fd);
+  if (fork_error != 0) {
+    ::close(status_pipe[0]);
+    return fork_error;
+  }
+  ::setpgid(pid, pid);  // also from the parent, so the group exists before any kill(-pid)
+  int exec_error = 0;
+  ssize_t n;
+  do n = ::read(status_pipe[0], &exec_error, sizeof(exec_error));  // EOF: exec succeeded
+  while (n < 0 && errno == EINTR);
+  ::close(status_pipe[0]);
+  if (n == static_cast<ssize_t>(sizeof(exec_error))) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return exec_error;
+  }
+  return 0;
+}
+
+bool reap(pid_t pid, int& status, bool block) {
+  while (true) {
+    const pid_t r = ::waitpid(pid, &status, block ? 0 : WNOHANG);
+    if (r == pid) return true;
+    if (r == 0) return false;
+    if (errno != EINTR) return true;  // ECHILD: nothing left to wait for
+  }
+}
+
+// Kills the process group: SIGTERM, then SIGKILL if the leader is still alive after 1 s.
+void kill_group(pid_t pid, int& status) {
+  ::kill(-pid, SIGTERM);
+  const auto until = Clock::now() + std::chrono::seconds(1);
+  while (Clock::now() < until) {
+    if (reap(pid, status, false)) {
+      ::kill(-pid, SIGKILL);  // stragglers of the group
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(-pid, SIGKILL);
+  reap(pid, status, true);
+}
+
+}  // namespace
+
+ExternalCommandProblem::ExternalCommandProblem(space::Space space, ExternalCommandOptions options)
+    : space_(std::move(space)), options_(std::move(options)) {
+  const std::string& t = options_.command;
+  const std::string& src = options_.source;
+  if (!(options_.timeout_seconds >= 0)) throw InputError(src + ": the timeout must be non-negative");
+  for (const auto& p : space_.parameters())
+    if (p.name == "seed")
+      throw InputError(src + ": a parameter named 'seed' collides with the {seed} placeholder");
+  Word word;
+  bool in_word = false;
+  char quote = 0;
+  auto literal = [&](char c) {
+    if (word.empty() || word.back().placeholder != -2) word.push_back({});
+    word.back().text += c;
+  };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (quote == 0 && std::isspace(static_cast<unsigned char>(c))) {
+      if (in_word) words_.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (quote == 0 && (c == '\'' || c == '"')) {
+      quote = c;
+    } else if (quote != 0 && c == quote) {
+      quote = 0;
+    } else if (c == '\\' && quote != '\'' && i + 1 < t.size()) {
+      literal(t[++i]);
+    } else if ((c == '{' || c == '}') && i + 1 < t.size() && t[i + 1] == c) {
+      literal(c);
+      ++i;
+    } else if (c == '{' && t.find('}', i) != std::string::npos &&
+               is_identifier(t.substr(i + 1, t.find('}', i) - i - 1))) {
+      const std::size_t end = t.find('}', i);
+      const std::string name = t.substr(i + 1, end - i - 1);
+      int index = -1;
+      if (name != "seed") {
+        try {
+          index = static_cast<int>(space_.index_of(name));
+        } catch (const InputError&) {
+          std::string known;
+          for (const auto& p : space_.parameters()) known += p.name + ", ";
+          throw InputError(src + ": placeholder {" + name + "} names no parameter (known: " + known +
+                           "seed)");
+        }
+      }
+      word.push_back({name, index});
+      i = end;
+    } else {
+      literal(c);
+    }
+  }
+  if (quote != 0) throw InputError(src + ": unterminated " + std::string(1, quote) + " quote in '" + t + "'");
+  if (in_word) words_.push_back(std::move(word));
+  if (words_.empty()) throw InputError(src + ": the command is empty");
+}
+
+double ExternalCommandProblem::delta() const {
+  return pinned_output ? pinned_output->delta : options_.delta;
+}
+
+double ExternalCommandProblem::privacy(const space::Params& params) const {
+  if (pinned_output) return pinned_output->epsilon;
+  const Output out = run(params, 0);
+  if (!out.ok) throw Error(out.message);
+  return out.epsilon;
+}
+
+UtilityResult ExternalCommandProblem::utility(const space::Params& params, std::uint64_t seed) const {
+  Output own;
+  const Output* out = pinned_output;
+  if (!out) {
+    own = run(params, seed);
+    out = &own;
+  }
+  if (!out->ok) throw Error(out->message);
+  return {out->utility, out->utility_min, out->utility_max, ""};
+}
+
+std::map<std::string, std::string> ExternalCommandProblem::settings() const {
+  return {{"command", options_.command}};  // the timeout is not part of the problem: a resume may change it
+}
+
+Evaluation ExternalCommandProblem::evaluate(const space::Params& params, std::uint64_t seed) const {
+  const auto start = Clock::now();
+  const Output out = run(params, seed);
+  Evaluation e;
+  if (out.ok) {
+    pinned_output = &out;
+    e = Problem::evaluate(params, seed);
+    pinned_output = nullptr;
+  } else {
+    e.message = out.message;
+  }
+  e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return e;
+}
+
+std::vector<std::string> ExternalCommandProblem::command_line(const space::Params& params,
+                                                              std::uint64_t seed) const {
+  if (params.size() != space_.dimension())
+    throw Error("external oracle: expected " + std::to_string(space_.dimension()) + " values");
+  std::vector<std::string> argv;
+  for (const auto& word : words_) {
+    std::string text;
+    for (const auto& piece : word) {
+      if (piece.placeholder == -2) text += piece.text;
+      else if (piece.placeholder == -1) text += std::to_string(seed);
+      else text += safe_number(params[piece.placeholder], "parameter '" + piece.text + "'");
+    }
+    argv.push_back(std::move(text));
+  }
+  return argv;
+}
+
+std::string ExternalCommandProblem::log_path(std::uint64_t seed) const {
+  if (options_.log_directory.empty()) return "";
+  char name[64];
+  std::snprintf(name, sizeof(name), "/oracle-%016llx.log", static_cast<unsigned long long>(seed));
+  return options_.log_directory + name;
+}
+
+ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& params,
+                                                           std::uint64_t seed) const {
+  Output out;
+  const std::vector<std::string> args = command_line(params, seed);
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  for (std::size_t i = 0; i < space_.dimension(); ++i)
+    env_strings.push_back("DPARETO_PARAM_" + space_.parameter(i).name + "=" +
+                          safe_number(params[i], "parameter '" + space_.parameter(i).name + "'"));
+  env_strings.push_back("DPARETO_SEED=" + std::to_string(seed));
+  std::vector<char*> argv, envp;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (const auto& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+
+  pid_t pid = 0;
+  const std::string log = log_path(seed);
+  const int err_fd = ::open(log.empty() ? "/dev/null" : log.c_str(),
+                            O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (err_fd < 0) throw Error("external oracle: cannot open log file " + log + ": " + std::strerror(errno));
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    ::close(err_fd);
+    throw Error(std::string("external oracle: pipe failed: ") + std::strerror(errno));
+  }
+  const int spawn_error = start_process(argv.data(), envp.data(), pipe_fds[1], err_fd, pid);
+  ::close(pipe_fds[1]);
+  ::close(err_fd);
+  if (spawn_error != 0) {
+    ::close(pipe_fds[0]);
+    out.message = "cannot run '" + args[0] + "': " + std::strerror(spawn_error);
+    return out;
+  }
+
+  const auto start = Clock::now();
+  const bool has_timeout = options_.timeout_seconds > 0;
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(options_.timeout_seconds));
+  ::fcntl(pipe_fds[0], F_SETFL, ::fcntl(pipe_fds[0], F_GETFL) | O_NONBLOCK);
+  std::string text;
+  int status = 0;
+  bool eof = false, exited = false, timed_out = false;
+  auto drain = [&] {
+    char buf[4096];
+    while (true) {
+      const ssize_t n = ::read(pipe_fds[0], buf, sizeof(buf));
+      if (n > 0) {
+        if (text.size() < max_stdout_bytes) text.append(buf, static_cast<std::size_t>(n));
+      } else if (n == 0) {
+        eof = true;
+        return;
+      } else if (errno != EINTR) {
+        return;  // EAGAIN: nothing more for now
+      }
+    }
+  };
+  while (!exited) {
+    int wait_ms = 50;
+    if (has_timeout) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) {
+        timed_out = true;
+        kill_group(pid, status);
+        break;
+      }
+      wait_ms = static_cast<int>(std::min<long long>(wait_ms, left));
+    }
+    if (!eof) {
+      pollfd p{pipe_fds[0], POLLIN, 0};
+      ::poll(&p, 1, wait_ms);
+      drain();
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(wait_ms, 5)));
+    }
+    exited = reap(pid, status, false);
+  }
+  drain();  // what the process wrote just before exiting
+  ::close(pipe_fds[0]);
+
+  const std::string log_note = log.empty() ? "" : " (stderr: " + log + ")";
+  const std::string tail = last_log_line(log);
+  const std::string tail_note = tail.empty() ? "" : "; last stderr line: " + tail;
+  if (timed_out) {
+    out.message = "timed out after " + format_number(options_.timeout_seconds) +
+                  " s; process group killed" + log_note;
+  } else if (WIFSIGNALED(status)) {
+    out.message = "killed by signal " + std::to_string(WTERMSIG(status)) + tail_note + log_note;
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+    out.message = "exit status " + std::to_string(WEXITSTATUS(status)) + tail_note + log_note;
+  } else {
+    out = parse_oracle_output(text, options_.delta);
+    if (!out.ok) out.message += log_note;
+  }
+  return out;
+}
+
+ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta) {
+  ExternalCommandProblem::Output out;
+  nlohmann::json doc;
+  const std::string normalized = normalize_python_json(text);
+  try {
+    doc = nlohmann::json::parse(normalized);
+  } catch (const nlohmann::json::parse_error&) {
+    try {
+      doc = nlohmann::json::parse(last_line(normalized));  // scripts that also print progress
+    } catch (const nlohmann::json::parse_error&) {
+      out.message = text.find_first_not_of(" \t\r\n") == std::string::npos
+                        ? "the command printed nothing on stdout (expected a JSON object)"
+                        : "unparseable output " + excerpt(text) + " (expected a JSON object)";
+      return out;
+    }
+  }
+  if (!doc.is_object()) {
+    out.message = "output " + excerpt(doc.dump()) + " is not a JSON object";
+    return out;
+  }
+  try {
+    for (const char* key : {"epsilon", "utility"})
+      if (!doc.contains(key)) throw InputError(std::string("output has no \"") + key + "\"");
+    out.epsilon = number_from_json(doc.at("epsilon"), "output \"epsilon\"");
+    out.utility = number_from_json(doc.at("utility"), "output \"utility\"");
+    out.utility_min = doc.contains("utility_min") ? number_from_json(doc.at("utility_min"), "output \"utility_min\"")
+                                                  : out.utility;
+    out.utility_max = doc.contains("utility_max") ? number_from_json(doc.at("utility_max"), "output \"utility_max\"")
+                                                  : out.utility;
+    out.delta = doc.contains("delta") ? number_from_json(doc.at("delta"), "output \"delta\"") : default_delta;
+  } catch (const InputError& e) {
+    out.message = e.what();
+    return out;
+  }
+  if (!(out.delta >= 0 && out.delta < 1)) {
+    out.message = "invalid delta " + format_number(out.delta) + " in the output";
+    return out;
+  }
+  out.ok = true;
+  return out;
+}
+
+}  // namespace dpareto::problems

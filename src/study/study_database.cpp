@@ -1,0 +1,510 @@
+#include "dpareto/study/study_database.hpp"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+
+namespace dpareto::study {
+namespace {
+
+constexpr const char* kFormat = "dpareto-study";
+constexpr const char* kVersion = "1";
+
+const char* kSchema = R"(
+CREATE TABLE study_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE evaluations(
+  trial INTEGER PRIMARY KEY,
+  completion INTEGER UNIQUE,
+  phase TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
+  params TEXT NOT NULL,
+  epsilon REAL, delta REAL, utility REAL, utility_min REAL, utility_max REAL, seconds REAL,
+  started_at REAL NOT NULL, finished_at REAL,
+  message TEXT NOT NULL DEFAULT '',
+  seed TEXT NOT NULL);
+)";
+
+double now_unix() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// A prepared statement that finalizes itself.
+class Statement {
+ public:
+  Statement(sqlite3* db, const std::string& sql, const std::string& where) : db_(db) {
+    const int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr);
+    if (rc != SQLITE_OK) fail(rc, where);
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, const std::string& v) {
+    sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Statement& bind(int i, double v) {
+    if (std::isnan(v)) sqlite3_bind_null(stmt_, i);
+    else sqlite3_bind_double(stmt_, i, v);
+    return *this;
+  }
+  Statement& bind_int(int i, long long v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  // True while there is a row.
+  bool step(const std::string& where) {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail(rc, where);
+  }
+  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  double real(int col) const {
+    return is_null(col) ? std::numeric_limits<double>::quiet_NaN() : sqlite3_column_double(stmt_, col);
+  }
+  long long integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string();
+  }
+  int type(int col) const { return sqlite3_column_type(stmt_, col); }
+
+  [[noreturn]] void fail(int rc, const std::string& where) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Turns an SQLite error into a one-line message naming the file.
+[[noreturn]] void throw_sqlite(sqlite3* db, int rc, const std::string& where) {
+  const int primary = rc & 0xff;
+  if (primary == SQLITE_NOTADB) throw InputError(where + ": not an SQLite database (not a dpareto study)");
+  if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+    throw InputError(where + ": database is locked by another process");
+  if (primary == SQLITE_CORRUPT) throw InputError(where + ": database is corrupt (" + sqlite3_errmsg(db) + ")");
+  if (primary == SQLITE_CANTOPEN) throw InputError(where + ": cannot open database (" + sqlite3_errmsg(db) + ")");
+  if (primary == SQLITE_READONLY) throw InputError(where + ": database is read-only (" + sqlite3_errmsg(db) + ")");
+  throw Error(where + ": " + sqlite3_errmsg(db));
+}
+
+void Statement::fail(int rc, const std::string& where) const { throw_sqlite(db_, rc, where); }
+
+// BEGIN IMMEDIATE ... COMMIT, rolled back when left by an exception.
+class Transaction {
+ public:
+  Transaction(sqlite3* db, const std::string& where) : db_(db), where_(where) { run("BEGIN IMMEDIATE"); }
+  ~Transaction() {
+    if (!committed_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit() {
+    run("COMMIT");
+    committed_ = true;
+  }
+
+ private:
+  void run(const char* sql) {
+    const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) throw_sqlite(db_, rc, where_);
+  }
+  sqlite3* db_;
+  std::string where_;
+  bool committed_ = false;
+};
+
+nlohmann::json parse_json(const std::string& text, const std::string& where) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    throw InputError(where + ": not valid JSON");
+  }
+}
+
+std::uint64_t parse_seed(const std::string& text, const std::string& where) {
+  std::uint64_t v = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+    throw InputError(where + ": seed '" + text + "' is not a 64-bit unsigned integer");
+  return v;
+}
+
+std::string params_text(const std::vector<double>& params) {
+  nlohmann::json a = nlohmann::json::array();
+  for (double p : params) a.push_back(json_number(p));
+  return a.dump();
+}
+
+}  // namespace
+
+nlohmann::json run_info_to_json(const RunInfo& info) {
+  return {{"problem", info.problem},
+          {"method", info.method},
+          {"seed", info.seed ? nlohmann::json(std::to_string(*info.seed)) : nlohmann::json(nullptr)},
+          {"parameters", info.parameter_names},
+          {"reference", {json_number(info.reference_epsilon), json_number(info.reference_error)}},
+          {"hv_axis", info.hv_axis},
+          {"log_floor", info.log_floor},
+          {"extra", info.extra}};
+}
+
+RunInfo run_info_from_json(const nlohmann::json& v, const std::string& source) {
+  RunInfo info;
+  try {
+    info.problem = v.at("problem").get<std::string>();
+    info.method = v.at("method").get<std::string>();
+    if (!v.at("seed").is_null()) info.seed = parse_seed(v.at("seed").get<std::string>(), source);
+    info.parameter_names = v.at("parameters").get<std::vector<std::string>>();
+    info.reference_epsilon = number_from_json(v.at("reference").at(0), source + " reference");
+    info.reference_error = number_from_json(v.at("reference").at(1), source + " reference");
+    info.hv_axis = v.at("hv_axis").get<std::string>();
+    info.log_floor = v.at("log_floor").get<double>();
+    info.extra = v.at("extra");
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": malformed run information (" + e.what() + ")");
+  }
+  return info;
+}
+
+StudyDatabase::StudyDatabase(std::string path, sqlite3* db, int lock_fd)
+    : path_(std::move(path)), db_(db), lock_fd_(lock_fd) {}
+
+StudyDatabase::StudyDatabase(StudyDatabase&& o) noexcept
+    : path_(std::move(o.path_)),
+      db_(o.db_),
+      lock_fd_(o.lock_fd_),
+      identity_(std::move(o.identity_)),
+      info_(std::move(o.info_)),
+      config_(std::move(o.config_)),
+      explorer_state_(std::move(o.explorer_state_)),
+      trials_(std::move(o.trials_)),
+      completions_(o.completions_) {
+  o.db_ = nullptr;
+  o.lock_fd_ = -1;
+}
+
+StudyDatabase::~StudyDatabase() {
+  if (db_) sqlite3_close_v2(db_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // after SQLite has closed: closing releases its fcntl locks
+}
+
+std::string StudyDatabase::where() const { return "study " + path_; }
+
+bool StudyDatabase::exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && st.st_size > 0;
+}
+
+namespace {
+
+// Opens the file for the run lock and takes it; throws InputError when another process holds it.
+int take_run_lock(const std::string& path, bool create) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+  if (fd < 0) throw InputError("study " + path + ": cannot open for writing");
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    throw InputError("study " + path + ": in use by another dpareto process (locked)");
+  }
+  return fd;
+}
+
+sqlite3* open_sqlite(const std::string& path, int flags, int lock_fd) {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close_v2(db);
+    if (lock_fd >= 0) ::close(lock_fd);
+    throw InputError("study " + path + ": cannot open database (" + msg + ")");
+  }
+  sqlite3_busy_timeout(db, 2000);
+  sqlite3_extended_result_codes(db, 1);
+  return db;
+}
+
+}  // namespace
+
+StudyDatabase StudyDatabase::create(const std::string& path, const StudyIdentity& identity,
+                                    const RunInfo& info, const nlohmann::json& config) {
+  if (exists(path)) throw InputError("study " + path + ": already exists");
+  const int lock_fd = take_run_lock(path, true);
+  StudyDatabase s(path, open_sqlite(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, lock_fd), lock_fd);
+  s.exec("PRAGMA journal_mode=WAL");
+  s.exec("PRAGMA synchronous=NORMAL");
+  s.initialize(identity, info, config);
+  return s;
+}
+
+StudyDatabase StudyDatabase::in_memory(const StudyIdentity& identity, const RunInfo& info,
+                                       const nlohmann::json& config) {
+  StudyDatabase s(":memory:", open_sqlite(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, -1), -1);
+  s.initialize(identity, info, config);
+  return s;
+}
+
+void StudyDatabase::initialize(const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config) {
+  Transaction transaction(db_, where());
+  exec(kSchema);
+  set_meta("format", kFormat);
+  set_meta("version", kVersion);
+  set_meta("identity", nlohmann::json{{"problem", identity.problem},
+                                        {"settings", identity.settings},
+                                        {"space", identity.space}}.dump());
+  set_meta("run_info", run_info_to_json(info).dump());
+  set_meta("config", config.dump());
+  set_meta("explorer_state", "null");
+  set_meta("created_at", format_number(now_unix()));
+  transaction.commit();
+  identity_ = identity;
+  info_ = info;
+  config_ = config;
+}
+
+StudyDatabase StudyDatabase::open(const std::string& path, Access access) {
+  if (!exists(path)) throw InputError("study " + path + ": no such study (missing or empty file)");
+  const bool write = access == Access::read_write;
+  const int lock_fd = write ? take_run_lock(path, false) : -1;
+  StudyDatabase s(path, open_sqlite(path, write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, lock_fd),
+                  lock_fd);
+  s.load();  // reads and validates only: nothing is written to a file that is not a valid study
+  if (write) {
+    s.exec("PRAGMA journal_mode=WAL");
+    s.exec("PRAGMA synchronous=NORMAL");
+  }
+  return s;
+}
+
+void StudyDatabase::exec(const std::string& sql) {
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+  sqlite3_free(err);
+  if (rc != SQLITE_OK) throw_sqlite(db_, rc, where());
+}
+
+void StudyDatabase::set_meta(const std::string& key, const std::string& value) {
+  Statement st(db_, "INSERT OR REPLACE INTO study_meta(key, value) VALUES (?, ?)", where());
+  st.bind(1, key).bind(2, value).step(where());
+}
+
+void StudyDatabase::load() {
+  {
+    Statement tables(db_, "SELECT name FROM sqlite_master WHERE type = 'table'", where());
+    std::set<std::string> names;
+    while (tables.step(where())) names.insert(tables.text(0));
+    if (!names.count("study_meta") || !names.count("evaluations"))
+      throw InputError(where() + ": an SQLite database but not a dpareto study (no study_meta/evaluations tables)");
+  }
+  std::map<std::string, std::string> meta;
+  {
+    Statement st(db_, "SELECT key, value FROM study_meta", where());
+    while (st.step(where())) meta[st.text(0)] = st.text(1);
+  }
+  for (const char* key : {"format", "version", "identity", "run_info", "config", "explorer_state"})
+    if (!meta.count(key)) throw InputError(where() + ": corrupt metadata: no '" + key + "' entry");
+  if (meta["format"] != kFormat) throw InputError(where() + ": not a dpareto study (format '" + meta["format"] + "')");
+  if (meta["version"] != kVersion)
+    throw InputError(where() + ": study format version " + meta["version"] + " is not supported (expected " +
+                     kVersion + ")");
+  const auto identity = parse_json(meta["identity"], where() + ": metadata 'identity'");
+  try {
+    identity_.problem = identity.at("problem").get<std::string>();
+    identity_.settings = identity.at("settings");
+    identity_.space = identity.at("space");
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(where() + ": corrupt metadata 'identity'");
+  }
+  info_ = run_info_from_json(parse_json(meta["run_info"], where() + ": metadata 'run_info'"),
+                             where() + ": metadata 'run_info'");
+  config_ = parse_json(meta["config"], where() + ": metadata 'config'");
+  explorer_state_ = parse_json(meta["explorer_state"], where() + ": metadata 'explorer_state'");
+
+  Statement st(db_,
+               "SELECT trial, completion, phase, status, params, epsilon, delta, utility, utility_min, "
+               "utility_max, seconds, started_at, finished_at, message, seed FROM evaluations ORDER BY trial",
+               where());
+  std::set<long long> completions;
+  while (st.step(where())) {
+    Trial t;
+    t.trial = static_cast<int>(st.integer(0));
+    const std::string row = where() + ": corrupt row (trial " + std::to_string(t.trial) + ")";
+    if (t.trial != static_cast<int>(trials_.size()))
+      throw InputError(row + ": trials are not numbered 0, 1, 2, ... (expected " + std::to_string(trials_.size()) + ")");
+    auto& r = t.record;
+    r.phase = st.text(2);
+    r.status = st.text(3);
+    if (r.status != "running" && r.status != "ok" && r.status != "failed")
+      throw InputError(row + ": unknown status '" + r.status + "'");
+    if (r.phase.empty()) throw InputError(row + ": empty phase");
+    if ((r.status == "running") != st.is_null(1))
+      throw InputError(row + ": status '" + r.status + "' does not match its completion number");
+    if (!st.is_null(1)) {
+      if (st.type(1) != SQLITE_INTEGER || st.integer(1) < 1 || !completions.insert(st.integer(1)).second)
+        throw InputError(row + ": invalid completion number '" + st.text(1) + "'");
+      r.id = static_cast<int>(st.integer(1));
+    }
+    const auto params = parse_json(st.text(4), row + ": params");
+    if (!params.is_array() || params.size() != info_.parameter_names.size())
+      throw InputError(row + ": params " + st.text(4) + " is not an array of " +
+                       std::to_string(info_.parameter_names.size()) + " numbers");
+    for (const auto& p : params) {
+      const double v = number_from_json(p, row + ": params");
+      if (!std::isfinite(v)) throw InputError(row + ": params " + st.text(4) + " holds a non-finite value");
+      r.params.push_back(v);
+    }
+    for (int col = 5; col <= 10; ++col)
+      if (!st.is_null(col) && st.type(col) != SQLITE_FLOAT && st.type(col) != SQLITE_INTEGER)
+        throw InputError(row + ": column " + std::to_string(col + 1) + " holds '" + st.text(col) + "', not a number");
+    r.epsilon = st.real(5);
+    r.delta = st.real(6);
+    r.utility = st.real(7);
+    r.utility_min = st.real(8);
+    r.utility_max = st.real(9);
+    r.seconds = st.real(10);
+    if (r.status == "ok" && !(r.epsilon >= 0 && r.utility >= 0 && r.utility <= 1))
+      throw InputError(row + ": status ok but epsilon/utility are missing or out of range");
+    t.started_at = st.real(11);
+    t.finished_at = st.real(12);
+    r.message = st.text(13);
+    r.seed = parse_seed(st.text(14), row);
+    trials_.push_back(std::move(t));
+  }
+  completions_ = static_cast<int>(completions.size());
+  if (!completions.empty() && *completions.rbegin() != completions_)
+    throw InputError(where() + ": corrupt rows: completion numbers are not 1.." + std::to_string(completions_));
+}
+
+std::vector<EvaluationRecord> StudyDatabase::completed() const {
+  std::vector<EvaluationRecord> out(static_cast<std::size_t>(completions_));
+  for (const auto& t : trials_)
+    if (t.record.id > 0) out[static_cast<std::size_t>(t.record.id - 1)] = t.record;
+  return out;
+}
+
+void StudyDatabase::check_identity(const StudyIdentity& given) const {
+  const std::string w = where() + ": refusing to continue: ";
+  if (given.problem != identity_.problem)
+    throw InputError(w + "it was created for problem '" + identity_.problem + "', not '" + given.problem + "'");
+  if (given.space != identity_.space)
+    throw InputError(w + "its space " + identity_.space.dump() + " differs from the given " + given.space.dump());
+  if (given.settings != identity_.settings)
+    throw InputError(w + "its problem settings " + identity_.settings.dump() + " differ from the given " +
+                     given.settings.dump());
+}
+
+int StudyDatabase::begin_trial(const std::string& phase, const std::vector<double>& params, std::uint64_t seed,
+                               const nlohmann::json& explorer_state) {
+  Trial t;
+  t.trial = static_cast<int>(trials_.size());
+  t.record.phase = phase;
+  t.record.status = "running";
+  t.record.params = params;
+  t.record.seed = seed;
+  t.started_at = now_unix();
+  Transaction transaction(db_, where());
+  {
+    Statement st(db_,
+                 "INSERT INTO evaluations(trial, phase, status, params, started_at, seed) "
+                 "VALUES (?, ?, 'running', ?, ?, ?)",
+                 where());
+    st.bind_int(1, t.trial).bind(2, phase).bind(3, params_text(params)).bind(4, t.started_at);
+    st.bind(5, std::to_string(seed)).step(where());
+  }
+  set_meta("explorer_state", explorer_state.dump());
+  transaction.commit();
+  explorer_state_ = explorer_state;
+  trials_.push_back(std::move(t));
+  return trials_.back().trial;
+}
+
+void StudyDatabase::restart_trial(int trial) {
+  Trial& t = trials_.at(static_cast<std::size_t>(trial));
+  t.started_at = now_unix();
+  Statement st(db_, "UPDATE evaluations SET started_at = ? WHERE trial = ?", where());
+  st.bind(1, t.started_at).bind_int(2, trial).step(where());
+}
+
+const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationRecord& result,
+                                                    const nlohmann::json& explorer_state) {
+  Trial& t = trials_.at(static_cast<std::size_t>(trial));
+  if (t.record.status != "running") throw Error(where() + ": trial " + std::to_string(trial) + " is not running");
+  const int completion = completions_ + 1;
+  const double finished = now_unix();
+  // Committed transactions always survive a killed process (WAL, synchronous=NORMAL). The result of
+  // an evaluation that took a second or more is also fsynced (synchronous=FULL) so that a power cut
+  // cannot lose it either; its few milliseconds are then under 1% of the evaluation.
+  const bool expensive = result.seconds >= 1;
+  if (expensive) exec("PRAGMA synchronous=FULL");
+  Transaction transaction(db_, where());
+  {
+    Statement st(db_,
+                 "UPDATE evaluations SET completion = ?, status = ?, epsilon = ?, delta = ?, utility = ?, "
+                 "utility_min = ?, utility_max = ?, seconds = ?, finished_at = ?, message = ? WHERE trial = ?",
+                 where());
+    st.bind_int(1, completion).bind(2, result.status).bind(3, result.epsilon).bind(4, result.delta);
+    st.bind(5, result.utility).bind(6, result.utility_min).bind(7, result.utility_max).bind(8, result.seconds);
+    st.bind(9, finished).bind(10, result.message).bind_int(11, trial).step(where());
+  }
+  set_meta("explorer_state", explorer_state.dump());
+  transaction.commit();
+  if (expensive) exec("PRAGMA synchronous=NORMAL");
+  completions_ = completion;
+  explorer_state_ = explorer_state;
+  auto& r = t.record;
+  r.id = completion;
+  r.status = result.status;
+  r.epsilon = result.epsilon;
+  r.delta = result.delta;
+  r.utility = result.utility;
+  r.utility_min = result.utility_min;
+  r.utility_max = result.utility_max;
+  r.seconds = result.seconds;
+  r.message = result.message;
+  t.finished_at = finished;
+  return r;
+}
+
+void StudyDatabase::set_explorer_state(const nlohmann::json& state) {
+  set_meta("explorer_state", state.dump());
+  explorer_state_ = state;
+}
+
+void StudyDatabase::set_run_info(const RunInfo& info) {
+  set_meta("run_info", run_info_to_json(info).dump());
+  info_ = info;
+}
+
+StudyDatabase open_or_create_study(const std::string& path, const StudyIdentity& identity, const RunInfo& info,
+                                   const nlohmann::json& config, bool seed_given) {
+  if (!StudyDatabase::exists(path)) return StudyDatabase::create(path, identity, info, config);
+  auto db = StudyDatabase::open(path, StudyDatabase::Access::read_write);
+  db.check_identity(identity);
+  const std::string refuse = "study " + path + ": refusing to continue: ";
+  for (const auto& [key, value] : db.config().items())
+    if (!config.contains(key) || config.at(key) != value)
+      throw InputError(refuse + "it was run with " + key + "=" + value.dump() + ", not " +
+                       (config.contains(key) ? config.at(key).dump() : "(unset)"));
+  for (const auto& [key, value] : config.items())
+    if (!db.config().contains(key)) throw InputError(refuse + "it has no setting " + key + " (a different version?)");
+  if (seed_given && db.run_info().seed != info.seed)
+    throw InputError(refuse + "it was seeded with " +
+                     (db.run_info().seed ? std::to_string(*db.run_info().seed) : std::string("no seed")) + ", not " +
+                     (info.seed ? std::to_string(*info.seed) : std::string("no seed")) +
+                     " (omit --seed to continue its stream)");
+  return db;
+}
+
+}  // namespace dpareto::study

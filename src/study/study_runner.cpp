@@ -1,0 +1,129 @@
+#include "dpareto/study/study_runner.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/random.hpp"
+
+namespace dpareto::study {
+
+std::uint64_t evaluation_seed(std::uint64_t run_seed, int issue) {
+  return derive_seed(run_seed ^ 0x6576616C75617465ULL, static_cast<std::uint64_t>(issue));
+}
+
+StudyRunner::StudyRunner(StudyDatabase& database, Proposer& proposer, Evaluator evaluator, RunnerSettings settings)
+    : database_(database), proposer_(proposer), evaluator_(std::move(evaluator)), settings_(settings) {
+  if (settings_.workers < 1)
+    throw InputError("--workers must be at least 1, got " + std::to_string(settings_.workers));
+}
+
+void StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_complete) {
+  // Replay: completed evaluations are reused as they are.
+  for (const auto& record : database_.completed()) {
+    proposer_.tell(record);
+    on_complete(record);
+  }
+  if (!database_.explorer_state().is_null()) proposer_.restore_state(database_.explorer_state());
+
+  std::deque<int> requeued;
+  for (const auto& t : database_.trials()) {
+    if (t.record.status != "running") continue;
+    if (settings_.retry_interrupted) {
+      requeued.push_back(t.trial);
+      continue;
+    }
+    EvaluationRecord failed = t.record;
+    failed.status = "failed";
+    failed.message = "interrupted: the evaluation was running when the previous run stopped (--no-retry)";
+    proposer_.tell(failed);
+    on_complete(database_.finish_trial(t.trial, failed, proposer_.state()));
+  }
+
+  struct Done {
+    int trial;
+    EvaluationRecord result;
+  };
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::deque<Done> done;
+  std::map<int, std::vector<double>> running;  // trial -> params
+  std::map<int, std::thread> threads;  // trial -> its worker, joined when its result is recorded
+  // Joins every worker on any exit (an exception from the database included) while the state they
+  // reference is still alive.
+  struct Joiner {
+    std::map<int, std::thread>& threads;
+    ~Joiner() {
+      for (auto& [trial, t] : threads)
+        if (t.joinable()) t.join();
+    }
+  } joiner{threads};
+
+  auto start = [&](int trial) {
+    const Trial& t = database_.trials().at(static_cast<std::size_t>(trial));
+    running[trial] = t.record.params;
+    threads[trial] = std::thread([this, &mutex, &finished, &done, trial, params = t.record.params, seed = t.record.seed] {
+      EvaluationRecord result;
+      try {
+        result = evaluator_(params, seed);
+      } catch (const std::exception& e) {
+        result.status = "failed";
+        result.message = std::string("evaluation error: ") + e.what();
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      done.push_back({trial, std::move(result)});
+      finished.notify_one();
+    });
+  };
+
+  int completed = static_cast<int>(database_.completed().size());
+  bool exhausted = false;
+  while (true) {
+    while (static_cast<int>(running.size()) < settings_.workers &&
+           completed + static_cast<int>(running.size()) < settings_.budget) {
+      if (!requeued.empty()) {
+        const int trial = requeued.front();
+        requeued.pop_front();
+        database_.restart_trial(trial);
+        start(trial);
+        continue;
+      }
+      if (exhausted) break;
+      std::vector<std::vector<double>> pending;
+      for (const auto& [trial, params] : running) pending.push_back(params);
+      auto proposal = proposer_.ask(pending);
+      if (!proposal) {
+        exhausted = true;
+        break;
+      }
+      const int issue = static_cast<int>(database_.trials().size()) + 1;
+      start(database_.begin_trial(proposal->phase, proposal->params, evaluation_seed(settings_.seed, issue),
+                                  proposer_.state()));
+    }
+    if (running.empty()) break;
+    std::deque<Done> arrived;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      finished.wait(lock, [&] { return !done.empty(); });
+      arrived.swap(done);
+    }
+    for (auto& d : arrived) {
+      running.erase(d.trial);
+      threads.at(d.trial).join();
+      threads.erase(d.trial);
+      const Trial& t = database_.trials().at(static_cast<std::size_t>(d.trial));
+      EvaluationRecord record = d.result;
+      record.phase = t.record.phase;
+      record.params = t.record.params;
+      record.seed = t.record.seed;
+      proposer_.tell(record);
+      on_complete(database_.finish_trial(d.trial, record, proposer_.state()));
+      ++completed;
+    }
+  }
+}
+
+}  // namespace dpareto::study

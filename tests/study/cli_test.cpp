@@ -1,0 +1,160 @@
+// `dpareto explore --study / --oracle-cmd / --workers` and `dpareto export` through the built CLI.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "dpareto/study/study_database.hpp"
+
+namespace fs = std::filesystem;
+using namespace dpareto::study;
+
+namespace {
+
+const fs::path source = DPARETO_SOURCE_DIR;
+
+const fs::path temp_root = fs::temp_directory_path() / ("dpareto_cli_test_" + std::to_string(::getpid()));
+// Removes this process's temporary files at exit (forked children leave with _exit).
+const struct RemoveTempRoot {
+  ~RemoveTempRoot() { fs::remove_all(temp_root); }
+} remove_temp_root;
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path dir = temp_root / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::chdir(dir.c_str());
+    const int err = ::open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    std::vector<char*> argv{const_cast<char*>(DPARETO_CLI)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(DPARETO_CLI, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+struct Result {
+  int status;
+  std::string err;
+};
+
+Result run(const fs::path& dir, const std::vector<std::string>& args) {
+  int status = 0;
+  ::waitpid(spawn(dir, args), &status, 0);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(dir / "stderr.txt")};
+}
+
+std::vector<std::string> oracle_run(const std::string& study, int budget, double sleep, const std::string& workers = "1") {
+  return {"explore", "--space", (source / "experiments/example_oracle_space.json").string(), "--oracle-cmd",
+          "python3 " + (source / "experiments/example_oracle.py").string() + " --sleep " + std::to_string(sleep) +
+              " --lr {lr} --epochs {epochs} --noise {noise} --seed {seed}",
+          "--budget", std::to_string(budget), "--init", "4", "--seed", "3", "--workers", workers, "--study", study,
+          "--out", "out", "--candidates", "200"};
+}
+
+void check_one_line_error(const Result& r, const std::string& fragment) {
+  INFO(r.err);
+  CHECK(r.status != 0);
+  CHECK(r.err.find(fragment) != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+}  // namespace
+
+TEST_CASE("CLI: --workers 3 keeps three distinct evaluations running; export regenerates the run directory") {
+  const auto dir = temp_dir("workers");
+  const auto r = run(dir, {"explore", "--problem", "svt", "--budget", "12", "--init", "3", "--workers", "3", "--seed",
+                           "1", "--study", "svt.db", "--out", "out"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto db = StudyDatabase::open((dir / "svt.db").string(), StudyDatabase::Access::read_only);
+  REQUIRE(db.completed().size() == 12);
+  std::set<std::vector<double>> distinct;
+  for (const auto& t : db.trials()) distinct.insert(t.record.params);
+  CHECK(distinct.size() == 12);
+
+  REQUIRE(run(dir, {"export", "svt.db", "--out", "exported"}).status == 0);
+  for (const char* file : {"evaluations.csv", "front.csv", "summary.json"})
+    CHECK(read_text(dir / "exported" / file) == read_text(dir / "out" / file));
+}
+
+TEST_CASE("CLI: an external-oracle study killed with SIGKILL resumes with its completed evaluations intact") {
+  const auto dir = temp_dir("kill");
+  const pid_t pid = spawn(dir, oracle_run("s.db", 12, 0.15, "2"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  std::vector<EvaluationRecord> before;
+  {
+    const auto db = StudyDatabase::open((dir / "s.db").string(), StudyDatabase::Access::read_only);
+    before = db.completed();
+  }
+  CHECK(before.size() < 12);
+  const auto r = run(dir, oracle_run("s.db", 12, 0.15, "2"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto after = StudyDatabase::open((dir / "s.db").string(), StudyDatabase::Access::read_only).completed();
+  REQUIRE(after.size() == 12);
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    CHECK(after[i].params == before[i].params);
+    CHECK(after[i].utility == before[i].utility);
+    CHECK(after[i].seed == before[i].seed);
+  }
+  // Extending the finished study.
+  REQUIRE(run(dir, oracle_run("s.db", 14, 0.15)).status == 0);  // same command: same problem
+  CHECK(StudyDatabase::open((dir / "s.db").string(), StudyDatabase::Access::read_only).completed().size() == 14);
+}
+
+TEST_CASE("CLI: bad input is one line naming the file and the problem, exit non-zero, database untouched") {
+  const auto dir = temp_dir("bad");
+  std::ofstream(dir / "notes.txt") << "not a database\n";
+  check_one_line_error(run(dir, {"explore", "--problem", "svt", "--study", "notes.txt"}), "notes.txt: not an SQLite database");
+  CHECK(read_text(dir / "notes.txt") == "not a database\n");
+  check_one_line_error(run(dir, {"export", "notes.txt", "--out", "x"}), "notes.txt: not an SQLite database");
+
+  std::ofstream(dir / "kind.json") << R"({"parameters": [{"name": "lr", "kind": "real", "low": 0, "high": 1}]})";
+  check_one_line_error(run(dir, {"explore", "--space", "kind.json", "--oracle-cmd", "true {lr}"}), "kind.json: parameter 1 ('lr'): unknown kind");
+  std::ofstream(dir / "inverted.json") << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 1, "high": 0}]})";
+  check_one_line_error(run(dir, {"explore", "--space", "inverted.json", "--oracle-cmd", "true {lr}"}), "inverted.json: space: parameter 'lr' has empty or inverted bounds");
+  std::ofstream(dir / "ok.json") << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 0, "high": 1}]})";
+  check_one_line_error(run(dir, {"explore", "--space", "ok.json", "--oracle-cmd", "true {lr} {momentum}"}),
+                       "--oracle-cmd: placeholder {momentum} names no parameter");
+
+  REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study", "svt.db", "--out", "o"}).status == 0);
+  const std::string before = read_text(dir / "svt.db");
+  check_one_line_error(run(dir, {"explore", "--space", "ok.json", "--oracle-cmd", "true {lr}", "--study", "svt.db"}),
+                       "svt.db: refusing to continue: it was created for problem 'svt', not 'external'");
+  check_one_line_error(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "2", "--study", "svt.db", "--out", "o"}),
+                       "seeded with 1, not 2");
+  {
+    auto holder = StudyDatabase::open((dir / "svt.db").string(), StudyDatabase::Access::read_write);
+    check_one_line_error(run(dir, {"explore", "--problem", "svt", "--budget", "5", "--init", "2", "--study", "svt.db", "--out", "o"}),
+                         "svt.db: in use by another dpareto process");
+  }
+  CHECK(read_text(dir / "svt.db") == before);
+}

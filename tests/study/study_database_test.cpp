@@ -1,0 +1,311 @@
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/random.hpp"
+#include "dpareto/study/study_database.hpp"
+#include "dpareto/study/study_runner.hpp"
+
+namespace fs = std::filesystem;
+using namespace dpareto;
+using namespace dpareto::study;
+
+namespace {
+
+const fs::path temp_root = fs::temp_directory_path() / ("dpareto_study_test_" + std::to_string(::getpid()));
+// Removes this process's temporary files at exit (forked children leave with _exit).
+const struct RemoveTempRoot {
+  ~RemoveTempRoot() { fs::remove_all(temp_root); }
+} remove_temp_root;
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path dir = temp_root / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+StudyIdentity identity() {
+  return {"toy", {{"repeats", "1"}},
+          {{"parameters", {{{"name", "x"}, {"kind", "continuous"}, {"low", 0}, {"high", 1}, {"scale", "linear"}},
+                           {{"name", "y"}, {"kind", "continuous"}, {"low", 0}, {"high", 1}, {"scale", "linear"}}}}}};
+}
+
+RunInfo info() {
+  RunInfo i;
+  i.problem = "toy";
+  i.method = "random";
+  i.seed = 7;
+  i.parameter_names = {"x", "y"};
+  return i;
+}
+
+// A proposer whose ask k draws from a generator derived from (seed, k), like bo::Explorer.
+class CountingProposer : public Proposer {
+ public:
+  explicit CountingProposer(std::uint64_t seed) : seed_(seed) {}
+  std::optional<Proposal> ask(const std::vector<std::vector<double>>& pending) override {
+    Rng rng(derive_seed(seed_, static_cast<std::uint64_t>(asks_++)));
+    std::uniform_real_distribution<double> u(0, 1);
+    Proposal p{{u(rng), u(rng)}, asks_ <= 2 ? "init" : "random"};
+    for (const auto& q : pending) CHECK(q != p.params);
+    return p;
+  }
+  void tell(const EvaluationRecord& record) override { told.push_back(record); }
+  nlohmann::json state() const override { return {{"asks", asks_}}; }
+  void restore_state(const nlohmann::json& state) override { asks_ = state.at("asks").get<int>(); }
+  std::vector<EvaluationRecord> told;
+
+ private:
+  std::uint64_t seed_;
+  int asks_ = 0;
+};
+
+EvaluationRecord toy_evaluation(const std::vector<double>& p, std::uint64_t seed) {
+  EvaluationRecord r;
+  r.status = p[0] < 0.1 ? "failed" : "ok";
+  r.epsilon = 10 * p[0];
+  r.utility = p[1] * (0.9 + 0.1 * double(seed % 7) / 7);
+  r.utility_min = r.utility_max = r.utility;
+  r.message = r.ok() ? "" : "x too small";
+  return r;
+}
+
+std::vector<EvaluationRecord> run_study(const std::string& path, int budget, int workers = 1, bool retry = true,
+                                        int sleep_ms = 0) {
+  auto db = StudyDatabase::exists(path) ? StudyDatabase::open(path, StudyDatabase::Access::read_write)
+                                        : StudyDatabase::create(path, identity(), info(), {{"method", "random"}});
+  CountingProposer proposer(7);
+  Evaluator evaluate = [sleep_ms](const std::vector<double>& p, std::uint64_t seed) {
+    if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
+    return toy_evaluation(p, seed);
+  };
+  StudyRunner runner(db, proposer, evaluate, {budget, workers, 7, retry});
+  std::vector<EvaluationRecord> seen;
+  runner.run([&](const EvaluationRecord& r) { seen.push_back(r); });
+  return seen;
+}
+
+std::string file_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void sql(const fs::path& path, const std::string& statement) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, statement.c_str(), nullptr, nullptr, &err);
+  const std::string message = err ? err : "";
+  sqlite3_free(err);
+  INFO(statement << ": " << message);
+  sqlite3_close(db);
+  REQUIRE(rc == SQLITE_OK);
+}
+
+std::string integrity(const fs::path& path) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, nullptr);
+  std::string result = sqlite3_step(st) == SQLITE_ROW ? reinterpret_cast<const char*>(sqlite3_column_text(st, 0)) : "";
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return result;
+}
+
+bool same(const EvaluationRecord& a, const EvaluationRecord& b) {
+  return a.id == b.id && a.phase == b.phase && a.status == b.status && a.params == b.params &&
+         a.epsilon == b.epsilon && a.utility == b.utility && a.seed == b.seed && a.message == b.message;
+}
+
+}  // namespace
+
+TEST_CASE("a study written, closed, reopened and continued ends as an uninterrupted one") {
+  const auto dir = temp_dir("resume");
+  const auto whole = run_study((dir / "whole.db").string(), 12);
+  REQUIRE(whole.size() == 12);
+  CHECK(run_study((dir / "parts.db").string(), 5).size() == 5);
+  CHECK(run_study((dir / "parts.db").string(), 9).size() == 9);  // 5 replayed + 4 new
+  const auto parts = run_study((dir / "parts.db").string(), 12);
+  REQUIRE(parts.size() == 12);
+  for (std::size_t i = 0; i < whole.size(); ++i) CHECK(same(whole[i], parts[i]));
+  CHECK(std::count_if(whole.begin(), whole.end(), [](const auto& r) { return !r.ok(); }) >= 0);
+
+  const auto db = StudyDatabase::open((dir / "parts.db").string(), StudyDatabase::Access::read_only);
+  CHECK(db.trials().size() == 12);
+  CHECK(db.run_info().seed == info().seed);
+  CHECK(db.run_info().parameter_names == info().parameter_names);
+  CHECK(db.config() == nlohmann::json{{"method", "random"}});
+  CHECK(db.explorer_state() == nlohmann::json{{"asks", 12}});
+  for (const auto& t : db.trials()) CHECK(t.finished_at >= t.started_at);
+  CHECK(integrity(dir / "parts.db") == "ok");
+}
+
+TEST_CASE("evaluations left running are re-queued with their seed, or failed with --no-retry") {
+  const auto dir = temp_dir("running");
+  const auto path = (dir / "s.db").string();
+  run_study(path, 3);
+  {
+    auto db = StudyDatabase::open(path, StudyDatabase::Access::read_write);
+    CountingProposer p(7);
+    p.restore_state(db.explorer_state());
+    const auto proposal = *p.ask({});
+    db.begin_trial(proposal.phase, proposal.params, evaluation_seed(7, 4), p.state());  // then "crash"
+  }
+  const auto whole = run_study((dir / "whole.db").string(), 5);
+  const auto copy = (dir / "copy.db").string();
+  fs::copy_file(path, copy);
+  const auto resumed = run_study(path, 5);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(same(whole[i], resumed[i]));
+
+  const auto no_retry = run_study(copy, 5, 1, false);
+  REQUIRE(no_retry.size() == 5);
+  CHECK(no_retry[3].status == "failed");
+  CHECK(no_retry[3].message.find("interrupted") != std::string::npos);
+  CHECK(no_retry[3].params == whole[3].params);
+}
+
+TEST_CASE("parallel workers: proposals are distinct and every result is recorded") {
+  const auto dir = temp_dir("workers");
+  const auto path = (dir / "s.db").string();
+  const auto records = run_study(path, 9, 3, true, 20);
+  REQUIRE(records.size() == 9);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    CHECK(records[i].id == static_cast<int>(i) + 1);
+    for (std::size_t j = 0; j < i; ++j) CHECK(records[i].params != records[j].params);
+  }
+}
+
+TEST_CASE("a study killed with SIGKILL mid-run keeps every completed evaluation") {
+  const auto dir = temp_dir("crash");
+  const auto path = (dir / "s.db").string();
+  run_study(path, 1);  // created by the parent, so the child only continues it
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    try {
+      run_study(path, 1000, 2, true, 15);
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(WIFSIGNALED(status));
+
+  CHECK(integrity(path) == "ok");
+  std::size_t completed_before = 0;
+  std::vector<EvaluationRecord> before;
+  {
+    const auto db = StudyDatabase::open(path, StudyDatabase::Access::read_only);
+    before = db.completed();
+    completed_before = before.size();
+    CHECK(completed_before > 5);
+    CHECK(completed_before < 1000);
+  }
+  const auto after = run_study(path, static_cast<int>(completed_before) + 4);
+  REQUIRE(after.size() == completed_before + 4);
+  for (std::size_t i = 0; i < completed_before; ++i) CHECK(same(before[i], after[i]));
+  CHECK(integrity(path) == "ok");
+}
+
+TEST_CASE("bad study files are refused with one line naming the file, and left untouched") {
+  const auto dir = temp_dir("bad");
+  using Access = StudyDatabase::Access;
+  auto expect_refused = [](const fs::path& path, const std::string& fragment) {
+    const std::string before = file_bytes(path);
+    try {
+      StudyDatabase::open(path.string(), Access::read_write);
+      FAIL("opened " << path);
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      INFO(what);
+      CHECK(what.find(path.string()) != std::string::npos);
+      CHECK(what.find(fragment) != std::string::npos);
+      CHECK(what.find('\n') == std::string::npos);
+    }
+    CHECK(file_bytes(path) == before);
+    CHECK(!fs::exists(path.string() + "-wal"));
+  };
+
+  const auto text = dir / "notes.txt";
+  std::ofstream(text) << "this is not a database\n";
+  expect_refused(text, "not an SQLite database");
+
+  const auto other = dir / "other.db";
+  sql(other, "CREATE TABLE t(x); INSERT INTO t VALUES (1);");
+  expect_refused(other, "not a dpareto study");
+
+  CHECK_THROWS_AS(StudyDatabase::open((dir / "missing.db").string(), Access::read_only), InputError);
+
+  const auto corrupt = dir / "corrupt.db";
+  run_study(corrupt.string(), 3);
+  sql(corrupt, "PRAGMA journal_mode=DELETE; UPDATE evaluations SET params = '[0.5' WHERE trial = 1;");
+  expect_refused(corrupt, "corrupt row (trial 1)");
+  sql(corrupt, "UPDATE evaluations SET params = '[0.5, 0.5]', status = 'running' WHERE trial = 1;");
+  expect_refused(corrupt, "does not match its completion number");
+  sql(corrupt, "UPDATE evaluations SET status = 'ok', epsilon = 'abc' WHERE trial = 1;");
+  expect_refused(corrupt, "not a number");
+
+  const auto busy = dir / "busy.db";
+  run_study(busy.string(), 2);
+  {
+    auto holder = StudyDatabase::open(busy.string(), Access::read_write);
+    CHECK_THROWS_WITH_AS(StudyDatabase::open(busy.string(), Access::read_write),
+                         doctest::Contains("in use by another dpareto process"), InputError);
+    CHECK(StudyDatabase::open(busy.string(), Access::read_only).trials().size() == 2);  // export still reads
+  }
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open(busy.c_str(), &raw) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(raw, "PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; UPDATE study_meta SET value = value;",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  CHECK_THROWS_WITH_AS(StudyDatabase::open(busy.string(), Access::read_only), doctest::Contains("locked"), InputError);
+  sqlite3_exec(raw, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(raw);
+}
+
+TEST_CASE("a study opened with a different problem or space is refused") {
+  const auto dir = temp_dir("identity");
+  const auto path = (dir / "s.db").string();
+  run_study(path, 2);
+  const auto db = StudyDatabase::open(path, StudyDatabase::Access::read_only);
+  CHECK_NOTHROW(db.check_identity(identity()));
+  auto other = identity();
+  other.problem = "svt";
+  CHECK_THROWS_WITH_AS(db.check_identity(other), doctest::Contains("created for problem 'toy', not 'svt'"), InputError);
+  other = identity();
+  other.space["parameters"][0]["high"] = 2;
+  CHECK_THROWS_WITH_AS(db.check_identity(other), doctest::Contains("space"), InputError);
+  other = identity();
+  other.settings["repeats"] = "5";
+  CHECK_THROWS_WITH_AS(db.check_identity(other), doctest::Contains("settings"), InputError);
+}
+
+TEST_CASE("open_or_create_study: a resume must keep the configuration and the seed") {
+  const auto dir = temp_dir("reopen");
+  const auto path = (dir / "s.db").string();
+  const nlohmann::json config = {{"method", "random"}, {"initial_points", 8}};
+  { auto created = open_or_create_study(path, identity(), info(), config, true); }
+  CHECK(open_or_create_study(path, identity(), info(), config, true).run_info().seed == info().seed);
+  auto unseeded = info();
+  unseeded.seed = 99;  // what a run without --seed would draw; the stored seed wins
+  CHECK(open_or_create_study(path, identity(), unseeded, config, false).run_info().seed == info().seed);
+  CHECK_THROWS_WITH_AS(open_or_create_study(path, identity(), unseeded, config, true),
+                       doctest::Contains("seeded with 7, not 99"), InputError);
+  CHECK_THROWS_WITH_AS(open_or_create_study(path, identity(), info(), {{"method", "grid"}, {"initial_points", 8}}, true),
+                       doctest::Contains("it was run with method=\"random\", not \"grid\""), InputError);
+}
