@@ -10,6 +10,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/analytic_gaussian.hpp"
+#include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 #include "dpareto/privacy/random_stopping.hpp"
 
@@ -106,15 +107,21 @@ int run_tuning(int argc, char** argv) {
   po::options_description options("account tuning options");
   options.add_options()("distribution", po::value<std::string>()->required(), "law of the number of runs K: poisson (--mu) or tnb (--eta, --gamma)")(
       "mu", po::value<double>(), "Poisson mean of K, > 0")("eta", po::value<double>(), "truncated negative binomial eta > -1")(
-      "gamma", po::value<double>(), "truncated negative binomial gamma in (0, 1)");
+      "gamma", po::value<double>(), "truncated negative binomial gamma in (0, 1)")(
+      "score-epsilon", po::value<double>(), "each run also releases an epsilon-DP score (e.g. dpareto tune's noisy validation count)");
   add_dpsgd_flags(options);
   const auto vm = parse_command_line(
       "dpareto account tuning --distribution poisson|tnb (--mu M | --eta H --gamma G) --sampling poisson|fixed --q Q "
-      "--sigma S --steps T --delta D [--orders ...] [--conversion ...] [--rdp] [--json]",
+      "--sigma S --steps T --delta D [--score-epsilon E] [--orders ...] [--conversion ...] [--rdp] [--json]",
       options, argc, argv);
   if (!vm) return 0;
   const DpsgdFlags f = read_dpsgd_flags(*vm);
-  const auto candidate = privacy::dpsgd_rdp(f.sampling, f.q, f.sigma, f.steps, f.orders);
+  auto candidate = privacy::dpsgd_rdp(f.sampling, f.q, f.sigma, f.steps, f.orders);
+  if (vm->count("score-epsilon")) {
+    const double score = (*vm)["score-epsilon"].as<double>();
+    if (!(score > 0) || std::isinf(score)) throw InputError("--score-epsilon " + format_number(score) + " must be a finite number > 0");
+    for (std::size_t i = 0; i < f.orders.size(); ++i) candidate[i] += privacy::pure_dp_rdp(score, f.orders[i]);
+  }
   const std::string distribution = (*vm)["distribution"].as<std::string>();
   nlohmann::json json = {{"distribution", distribution}};
   std::vector<double> rdp;

@@ -1,7 +1,7 @@
 // dpareto explore: learn the privacy–utility Pareto front of a problem (DPareto Alg. 2) or run
 // the random / grid baselines, writing evaluations.csv, front.csv and summary.json as each
 // evaluation completes. Every run is a study (study::StudyRunner); with --study FILE it is stored in
-// an SQLite database that a later run with the same flags resumes or extends (docs/readme/study.md).
+// an SQLite database that a later run with the same flags resumes or extends (docs/study.md).
 #include <cmath>
 #include <filesystem>
 #include <iostream>

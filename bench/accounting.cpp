@@ -1,4 +1,4 @@
-// bench_accounting: timings of the privacy accountant (docs/readme/privacy.md quotes them).
+// bench_accounting: timings of the privacy accountant (docs/privacy.md quotes them).
 // Prints figures, asserts nothing.
 #include <algorithm>
 #include <chrono>

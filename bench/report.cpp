@@ -1,5 +1,5 @@
 // bench_report: wall time of a full `dpareto report` (front, hv, variability, surrogate figures and
-// report.md) of a 272-evaluation SVT run (docs/readme/plot.md quotes it). Prints figures, asserts
+// report.md) of a 272-evaluation SVT run (docs/plot.md quotes it). Prints figures, asserts
 // nothing. Usage: bench_report [RUN_DIR]; without one, a 272-evaluation run is written to a temp
 // directory (SVT's exact privacy oracle, a cheap closed-form stand-in for its utility, 3 failures).
 #include <algorithm>

@@ -59,7 +59,7 @@ class DoublingState {
 std::uint64_t units_to_one(double utility_floor, double granularity);
 
 // The data-independent bound 2M − 1 on the iterations of Alg. 1 (derivation in
-// docs/readme/select.md; it is attained by the outcome sequence True, False, True, ...).
+// docs/select.md; it is attained by the outcome sequence True, False, True, ...).
 std::uint64_t propose_test_iteration_bound(double utility_floor, double granularity);
 
 struct ProposeTestResult {

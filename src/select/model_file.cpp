@@ -1,0 +1,72 @@
+#include "dpareto/select/model_file.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::select {
+namespace {
+
+constexpr char kMagic[8] = {'D', 'P', 'M', 'O', 'D', 'E', 'L', '1'};
+
+void put_u32(std::ostream& out, std::uint32_t v) {
+  const std::array<unsigned char, 4> b = {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8),
+                                          static_cast<unsigned char>(v >> 16), static_cast<unsigned char>(v >> 24)};
+  out.write(reinterpret_cast<const char*>(b.data()), 4);
+}
+
+std::uint32_t get_u32(std::istream& in, const std::string& path, const char* what) {
+  std::array<unsigned char, 4> b{};
+  if (!in.read(reinterpret_cast<char*>(b.data()), 4)) throw InputError(path + ": truncated model file (" + what + ")");
+  return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
+}
+
+}  // namespace
+
+void write_model_file(const std::string& path, const ModelFile& model) {
+  if (model.architecture.size() > std::numeric_limits<std::uint32_t>::max() ||
+      static_cast<std::uint64_t>(model.weights.size()) > std::numeric_limits<std::uint32_t>::max())
+    throw InputError(path + ": model too large for the DPMODEL1 format");
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(path + ": cannot open for writing");
+  out.write(kMagic, sizeof kMagic);
+  put_u32(out, static_cast<std::uint32_t>(model.architecture.size()));
+  out.write(model.architecture.data(), static_cast<std::streamsize>(model.architecture.size()));
+  put_u32(out, static_cast<std::uint32_t>(model.weights.size()));
+  for (Eigen::Index i = 0; i < model.weights.size(); ++i) {
+    std::uint32_t bits = 0;
+    const float w = model.weights[i];
+    std::memcpy(&bits, &w, 4);
+    put_u32(out, bits);
+  }
+  if (!out.flush()) throw InputError(path + ": write failed");
+}
+
+ModelFile read_model_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open model file");
+  char magic[8] = {};
+  if (!in.read(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
+    throw InputError(path + ": not a DPMODEL1 file (bad magic)");
+  ModelFile model;
+  const std::uint32_t name_length = get_u32(in, path, "name length");
+  if (name_length > 4096) throw InputError(path + ": architecture name length " + std::to_string(name_length) + " too large");
+  model.architecture.resize(name_length);
+  if (!in.read(model.architecture.data(), name_length)) throw InputError(path + ": truncated model file (name)");
+  const std::uint32_t count = get_u32(in, path, "weight count");
+  model.weights.resize(count);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t bits = get_u32(in, path, "weights");
+    float w = 0;
+    std::memcpy(&w, &bits, 4);
+    model.weights[i] = w;
+  }
+  if (in.peek() != std::char_traits<char>::eof()) throw InputError(path + ": trailing bytes after the weights");
+  return model;
+}
+
+}  // namespace dpareto::select
