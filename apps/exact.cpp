@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/study/explorer_proposer.hpp"
 #include "dpareto/study/study_runner.hpp"
 #include "problem_flags.hpp"
 #include "progress_bar.hpp"
@@ -74,6 +75,7 @@ int run_exact(int argc, char** argv) {
   const auto grid = fine_grid(space, counts);
   const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
   std::vector<study::EvaluationRecord> records(grid.size());
+  const auto evaluate = study::problem_evaluator(*problem);
   std::atomic<std::size_t> next{0}, finished{0};
   ProgressBar progress("exact " + problem->name(), static_cast<int>(grid.size()));
   std::vector<std::thread> threads;
@@ -82,7 +84,12 @@ int run_exact(int argc, char** argv) {
       for (std::size_t i = next++; i < grid.size(); i = next++) {
         const int id = static_cast<int>(i) + 1;
         const auto s = study::evaluation_seed(seed, id);
-        records[i] = to_record(id, "grid", grid[i], problem->evaluate(grid[i], s), s);
+        auto record = evaluate(grid[i], s);
+        record.id = id;
+        record.phase = "grid";
+        record.params = grid[i];
+        record.seed = s;
+        records[i] = std::move(record);
         ++finished;
       }
     });

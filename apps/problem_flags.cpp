@@ -38,22 +38,4 @@ std::unique_ptr<problems::Problem> make_problem_from(const po::variables_map& vm
   return problems::make_problem(vm["problem"].as<std::string>(), problem_options_from(vm));
 }
 
-study::EvaluationRecord to_record(int id, const std::string& phase, const space::Params& params,
-                                  const problems::Evaluation& e, std::uint64_t seed) {
-  study::EvaluationRecord r;
-  r.id = id;
-  r.phase = phase;
-  r.status = e.ok ? "ok" : "failed";
-  r.params = params;
-  r.epsilon = e.epsilon;
-  r.delta = e.delta;
-  r.utility = e.utility;
-  r.utility_min = e.utility_min;
-  r.utility_max = e.utility_max;
-  r.seconds = e.seconds;
-  r.message = e.message;
-  r.seed = seed;
-  return r;
-}
-
 }  // namespace dpareto::apps

@@ -7,16 +7,11 @@
 #include "cli_options.hpp"
 #include "dpareto/problems/problem.hpp"
 #include "dpareto/problems/registry.hpp"
-#include "dpareto/study/run_record.hpp"
 
 namespace dpareto::apps {
 
 void add_problem_flags(po::options_description& options);
 problems::ProblemOptions problem_options_from(const po::variables_map& vm);
 std::unique_ptr<problems::Problem> make_problem_from(const po::variables_map& vm);
-
-// An evaluation as a run record (the parameters in the problem's order).
-study::EvaluationRecord to_record(int id, const std::string& phase, const space::Params& params,
-                                  const problems::Evaluation& evaluation, std::uint64_t seed);
 
 }  // namespace dpareto::apps

@@ -9,6 +9,7 @@
 
 #include "dpareto/core/random.hpp"
 #include "dpareto/gp/gaussian_process.hpp"
+#include "load_average.hpp"
 
 namespace {
 
@@ -16,23 +17,12 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double cpu_since(std::clock_t c0) { return double(std::clock() - c0) / CLOCKS_PER_SEC; }
 
-// Wall times are only meaningful on an otherwise idle machine: print the load.
-void print_load() {
-  std::FILE* f = std::fopen("/proc/loadavg", "r");
-  double load = -1;
-  if (f) {
-    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
-    std::fclose(f);
-  }
-  std::printf("load average (1 min) at start: %.2f\n", load);
-}
 
 }  // namespace
 
 int main() {
-  print_load();
+  dpareto::bench::print_load();
   const int n = 272, d = 5, m = 2000, repeats = 5;
   dpareto::Rng rng(7);
   std::uniform_real_distribution<double> u(0, 1);
@@ -66,7 +56,7 @@ int main() {
       t0 = std::chrono::steady_clock::now();
       gp.fit(X, y, rng);
       warm += since(t0);
-      cpu += cpu_since(c0);
+      cpu += dpareto::bench::cpu_since(c0);
       lml = gp.log_marginal_likelihood(gp.theta(), nullptr);
     }
     std::printf("fit n=%d d=%d, 5 starts, learn_noise=%d: first fit %.3f s, refit (warm) %.3f s wall; "
@@ -82,7 +72,7 @@ int main() {
   const int evals = 100;
   for (int i = 0; i < evals; ++i) gp.log_marginal_likelihood(gp.theta(), &grad);
   std::printf("log_marginal_likelihood + gradient, n=%d d=%d: %.3f ms (CPU %.3f ms)\n", n, d,
-              1e3 * since(t0) / evals, 1e3 * cpu_since(c0) / evals);
+              1e3 * since(t0) / evals, 1e3 * dpareto::bench::cpu_since(c0) / evals);
 
   Eigen::VectorXd mean, variance;
   t0 = std::chrono::steady_clock::now();

@@ -6,6 +6,8 @@
 #include <random>
 #include <vector>
 
+#include "load_average.hpp"
+
 #include "dpareto/core/random.hpp"
 #include "dpareto/pareto/cells.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
@@ -21,25 +23,15 @@ void report(const char* what, F&& f) {
   const auto t0 = std::chrono::steady_clock::now();
   const double value = f();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+  const double cpu = dpareto::bench::cpu_since(c0);
   std::printf("%-44s %.3f s wall, %.3f s CPU  (%.6f)\n", what, s, cpu, value);
 }
 
-// Wall times are only meaningful on an otherwise idle machine: print the load.
-void print_load() {
-  std::FILE* f = std::fopen("/proc/loadavg", "r");
-  double load = -1;
-  if (f) {
-    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
-    std::fclose(f);
-  }
-  std::printf("load average (1 min) at start: %.2f\n", load);
-}
 
 }  // namespace
 
 int main() {
-  print_load();
+  dpareto::bench::print_load();
   dpareto::Rng rng(42);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   const std::size_t n = 1'000'000;

@@ -89,4 +89,20 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return out;
 }
 
+void finish_objective_figure(GnuplotScript& script, const std::string& x_label, const std::string& y_label,
+                             double x_low, double x_high, double y_low, double y_high,
+                             const std::vector<std::string>& captions, const std::vector<std::string>& plots) {
+  script.command("set xlabel " + literal(x_label));
+  script.command("set ylabel " + literal(y_label));
+  script.command(log_axis("x"));
+  script.command(axis_range("x", x_low, x_high, true));
+  script.command(axis_range("y", y_low, y_high, false));
+  script.command("set key outside right top vertical Left reverse noenhanced width 1");
+  const std::size_t shown = std::min<std::size_t>(captions.size(), 4);
+  script.command("set bmargin " + std::to_string(4 + 1.5 * shown));
+  for (std::size_t i = 0; i < shown; ++i)
+    script.command(caption_label(captions[i], 0.015 + 0.035 * static_cast<double>(shown - 1 - i)));
+  script.command("plot " + join(plots, ", \\\n  "));
+}
+
 }  // namespace dpareto::plot

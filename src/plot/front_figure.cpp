@@ -119,17 +119,8 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
            " run(s); initial points open, later points filled, fronts bold";
   script.command(common_setup());
   script.command("set title " + literal(title) + " noenhanced");
-  script.command("set xlabel " + literal(epsilon_label(common_delta(all))));
-  script.command("set ylabel " + literal(utility_axis_label(options.accuracy)));
-  script.command(log_axis("x"));
-  script.command(axis_range("x", x_lo, x_hi, true));
-  script.command(axis_range("y", y_lo, y_hi, false));
-  script.command("set key outside right top vertical Left reverse noenhanced width 1");
-  const std::size_t shown = std::min<std::size_t>(captions.size(), 4);
-  script.command("set bmargin " + std::to_string(4 + 1.5 * shown));
-  for (std::size_t i = 0; i < shown; ++i)
-    script.command(caption_label(captions[i], 0.015 + 0.035 * static_cast<double>(shown - 1 - i)));
-  script.command("plot " + join(plots, ", \\\n  "));
+  finish_objective_figure(script, epsilon_label(common_delta(all)), utility_axis_label(options.accuracy), x_lo, x_hi,
+                          y_lo, y_hi, captions, plots);
   return script;
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "dpareto/plot/gnuplot.hpp"
+
 namespace dpareto::plot {
 
 struct SeriesStyle {
@@ -39,5 +41,12 @@ std::string panel_setup(bool has_key);
 
 // Joins items with ", ".
 std::string join(const std::vector<std::string>& items, const std::string& separator = ", ");
+
+// The shared end of the objective-space figures (front, variability): the axis labels, ε on a log
+// x axis over [x_low, x_high], y over [y_low, y_high], the key outside on the right, up to four
+// caption lines (e.g. failed evaluations) under the plot, then the plot command itself.
+void finish_objective_figure(GnuplotScript& script, const std::string& x_label, const std::string& y_label,
+                             double x_low, double x_high, double y_low, double y_high,
+                             const std::vector<std::string>& captions, const std::vector<std::string>& plots);
 
 }  // namespace dpareto::plot
