@@ -179,7 +179,10 @@ TuningOutcome tune_random_stopping(const problems::DpTrainingProblem& problem, c
   c["delta"] = json_number(priv.result.delta);
   c["order"] = json_number(priv.result.order);
   c["conversion"] = privacy::to_string(priv.result.conversion);
-  c["randomness"] = source->reproducible() ? "seeded (not for release)" : "secure";
+  // "secure" needs every noise draw from a CSPRNG; DP-SGD's Gaussian noise comes from the learner's
+  // xoshiro256++ (seeded from getrandom), which is not cryptographically secure.
+  c["randomness"] = source->reproducible() ? "seeded (not for release)"
+                                           : "not for release (training noise from a non-cryptographic PRNG)";
   c["randomness_note"] =
       "K, the candidate draws and the validation split come from the " +
       std::string(source->reproducible() ? "seeded ChaCha20 source" : "OS CSPRNG") +
