@@ -1,31 +1,14 @@
 #include <doctest/doctest.h>
 
-#include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 
-namespace {
-struct Run {
-  int status;
-  std::string output;  // stdout and stderr
-};
+#include "../support/test_support.hpp"
 
-Run run(const std::string& args) {
-  const std::string command = std::string(DPARETO_CLI) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe)) output += buffer.data();
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-}  // namespace
+using dpareto::test::run_cli;
 
 TEST_CASE("account dpsgd --json") {
-  const auto r = run("account dpsgd --sampling poisson --q 0.01 --sigma 4 --steps 10000 --delta 1e-5 "
+  const auto r = run_cli("account dpsgd --sampling poisson --q 0.01 --sigma 4 --steps 10000 --delta 1e-5 "
                      "--orders 2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32 "
                      "--conversion classic --json --rdp");
   REQUIRE(r.status == 0);
@@ -40,22 +23,22 @@ TEST_CASE("account dpsgd --json") {
 }
 
 TEST_CASE("account gaussian, tuning and calibrate --json") {
-  auto g = run("account gaussian --eps 0.5 --delta 1e-5 --json");
+  auto g = run_cli("account gaussian --eps 0.5 --delta 1e-5 --json");
   REQUIRE(g.status == 0);
   auto j = nlohmann::json::parse(g.output);
   CHECK(j["sigma_analytic"].get<double>() < j["sigma_classic"].get<double>());
-  g = run("account gaussian --eps 2 --delta 1e-5 --json");
+  g = run_cli("account gaussian --eps 2 --delta 1e-5 --json");
   REQUIRE(g.status == 0);
   CHECK(nlohmann::json::parse(g.output)["sigma_classic"].is_null());  // not valid for ε >= 1
-  const auto t = run("account tuning --distribution poisson --mu 10 --sampling fixed --q 0.01 --sigma 1.5 "
+  const auto t = run_cli("account tuning --distribution poisson --mu 10 --sampling fixed --q 0.01 --sigma 1.5 "
                      "--steps 1000 --delta 1e-5 --json");
   REQUIRE(t.status == 0);
   j = nlohmann::json::parse(t.output);
   const auto base = nlohmann::json::parse(
-      run("account dpsgd --sampling fixed --q 0.01 --sigma 1.5 --steps 1000 --delta 1e-5 --json").output);
+      run_cli("account dpsgd --sampling fixed --q 0.01 --sigma 1.5 --steps 1000 --delta 1e-5 --json").output);
   CHECK(j["epsilon"].get<double>() > base["epsilon"].get<double>());
   CHECK(j["sampling"] == "fixed");
-  const auto c = run("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --json");
+  const auto c = run_cli("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --json");
   REQUIRE(c.status == 0);
   j = nlohmann::json::parse(c.output);
   CHECK(j["sigma"].get<double>() > 1);
@@ -76,7 +59,7 @@ TEST_CASE("bad input: one line naming the value, non-zero exit") {
                         Case{"account gaussian --eps 1 --delta 0", "--delta 0"},
                         Case{"calibrate dpsgd --eps 1e-9 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson",
                              "1e-09"}}) {
-    const auto r = run(c.args);
+    const auto r = run_cli(c.args);
     INFO(c.args, " -> ", r.output);
     CHECK(r.status != 0);
     CHECK(r.output.find(c.needle) != std::string::npos);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include "../support/test_support.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/problems/external_command_problem.hpp"
 #include "dpareto/space/space_json.hpp"
@@ -19,18 +20,7 @@ using namespace dpareto::problems;
 
 namespace {
 
-const fs::path temp_root = fs::temp_directory_path() / ("dpareto_oracle_test_" + std::to_string(::getpid()));
-// Removes this process's temporary files at exit (forked children leave with _exit).
-const struct RemoveTempRoot {
-  ~RemoveTempRoot() { fs::remove_all(temp_root); }
-} remove_temp_root;
-
-fs::path temp_dir(const std::string& name) {
-  const fs::path dir = temp_root / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+const dpareto::test::TempRoot temp_root("dpareto_oracle_test_");
 
 space::Space two_params() {
   return space::Space({{"lr", space::Kind::continuous, space::Scale::log, 0.001, 0.1, {}},
@@ -74,7 +64,7 @@ TEST_CASE("bad templates are refused with the source named") {
 }
 
 TEST_CASE("a value can never become shell syntax: there is no shell, and values are plain numbers") {
-  const auto dir = temp_dir("injection");
+  const auto dir = temp_root.dir("injection");
   ExternalCommandOptions options;
   options.command = "touch " + (dir / "pwned").string() + "{lr};echo";  // ';' stays inside one argv word
   ExternalCommandProblem p(two_params(), options);
@@ -85,7 +75,7 @@ TEST_CASE("a value can never become shell syntax: there is no shell, and values 
 }
 
 TEST_CASE("external oracle: success, failure, garbage, NaN, timeout") {
-  const auto dir = temp_dir("outcomes");
+  const auto dir = temp_root.dir("outcomes");
   SUBCASE("success, with the values reaching the script and stderr logged") {
     auto p = oracle(dir, "ok",
                     "echo \"training with $*\" >&2\n"
@@ -174,7 +164,7 @@ TEST_CASE("external oracle: success, failure, garbage, NaN, timeout") {
 }
 
 TEST_CASE("space.json: parsing, defaults and one-line errors naming the file") {
-  const auto dir = temp_dir("space");
+  const auto dir = temp_root.dir("space");
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(dir / name) << text;
     return (dir / name).string();

@@ -3,14 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 
+#include "../support/test_support.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/select/model_file.hpp"
 #include "dpareto/select/tuning_pipeline.hpp"
@@ -18,30 +16,11 @@
 namespace fs = std::filesystem;
 using namespace dpareto::select;
 
+using dpareto::test::run_cli;
+
 namespace {
 
-struct Run {
-  int status;
-  std::string output;
-};
-
-Run run(const std::string& args) {
-  const std::string command = std::string(DPARETO_CLI) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe)) output += buffer.data();
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
-fs::path temp_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("dpareto_tune_test_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+const dpareto::test::TempRoot temp_root("dpareto_tune_test_");
 
 void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
@@ -50,7 +29,7 @@ const char* kProblemFlags = "--problem synthetic-logreg-sgd --set train_subset=2
 }  // namespace
 
 TEST_CASE("model file round trip and bad files") {
-  const auto dir = temp_dir("model");
+  const auto dir = temp_root.dir("model");
   ModelFile m{"logreg", Eigen::VectorXf(3)};
   m.weights << 1.5f, -2.25f, 3e-7f;
   write_model_file((dir / "m.bin").string(), m);
@@ -82,13 +61,13 @@ TEST_CASE("calibrated sigma is the smallest meeting the tuning target") {
 }
 
 TEST_CASE("tune random-stopping end to end; epsilon matches account tuning") {
-  const auto dir = temp_dir("e2e");
+  const auto dir = temp_root.dir("e2e");
   write_text(dir / "cands.json",
              R"({"problem": "synthetic-logreg-sgd", "candidates": [
                  {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
                  {"epochs": 2, "lot_size": 64, "learning_rate": 0.01, "clip_norm": 2, "noise_multiplier": 3}]})");
   const auto out = dir / "out";
-  const auto r = run(std::string("tune ") + kProblemFlags + " --candidates " + (dir / "cands.json").string() +
+  const auto r = run_cli(std::string("tune ") + kProblemFlags + " --candidates " + (dir / "cands.json").string() +
                      " --method random-stopping --mu 3 --target-epsilon 2 --delta 1e-5 --seed 11 --out " + out.string());
   REQUIRE_MESSAGE(r.status == 0, r.output);
   std::ifstream in(out / "certificate.json");
@@ -111,7 +90,7 @@ TEST_CASE("tune random-stopping end to end; epsilon matches account tuning") {
     const auto model = read_model_file((out / "model.bin").string());
     CHECK(model.weights.size() == 21);
   }
-  const auto acc = run("account tuning --distribution poisson --mu 3 --sampling " + base["sampling"].get<std::string>() +
+  const auto acc = run_cli("account tuning --distribution poisson --mu 3 --sampling " + base["sampling"].get<std::string>() +
                        " --q " + base["q"].dump() + " --sigma " + base["sigma"].dump() + " --steps " +
                        base["steps"].dump() + " --delta 1e-5 --score-epsilon " +
                        c["validation"]["score_epsilon"].dump() + " --json");
@@ -121,7 +100,7 @@ TEST_CASE("tune random-stopping end to end; epsilon matches account tuning") {
   CHECK(j["order"].get<double>() == c["order"].get<double>());
 
   // Same seed, same certificate.
-  const auto again = run(std::string("tune ") + kProblemFlags + " --candidates " + (dir / "cands.json").string() +
+  const auto again = run_cli(std::string("tune ") + kProblemFlags + " --candidates " + (dir / "cands.json").string() +
                          " --method random-stopping --mu 3 --target-epsilon 2 --delta 1e-5 --seed 11 --out " +
                          (dir / "out2").string());
   REQUIRE(again.status == 0);
@@ -131,7 +110,7 @@ TEST_CASE("tune random-stopping end to end; epsilon matches account tuning") {
 }
 
 TEST_CASE("tune rejects bad input with one line and writes nothing") {
-  const auto dir = temp_dir("bad");
+  const auto dir = temp_root.dir("bad");
   write_text(dir / "empty.json", R"({"problem": "synthetic-logreg-sgd", "candidates": []})");
   write_text(dir / "broken.json", R"({"problem": "synthetic-logreg-sgd", "candidates": [ {"epochs": )");
   write_text(dir / "ok.json",
@@ -146,7 +125,7 @@ TEST_CASE("tune rejects bad input with one line and writes nothing") {
       {"--candidates " + (dir / "ok.json").string() + " --method dp-hype --target-epsilon 1", "not implemented yet"},
   };
   for (const auto& [args, needle] : cases) {
-    const auto r = run("tune " + args + common);
+    const auto r = run_cli("tune " + args + common);
     CHECK_MESSAGE(r.status != 0, args);
     CHECK_MESSAGE(r.output.find(needle) != std::string::npos, r.output);
     CHECK_MESSAGE(std::count(r.output.begin(), r.output.end(), '\n') == 1, r.output);

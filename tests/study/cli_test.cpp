@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "../support/test_support.hpp"
 #include "dpareto/study/study_database.hpp"
 
 namespace fs = std::filesystem;
@@ -21,25 +22,9 @@ namespace {
 
 const fs::path source = DPARETO_SOURCE_DIR;
 
-const fs::path temp_root = fs::temp_directory_path() / ("dpareto_cli_test_" + std::to_string(::getpid()));
-// Removes this process's temporary files at exit (forked children leave with _exit).
-const struct RemoveTempRoot {
-  ~RemoveTempRoot() { fs::remove_all(temp_root); }
-} remove_temp_root;
+const dpareto::test::TempRoot temp_root("dpareto_cli_test_");
 
-fs::path temp_dir(const std::string& name) {
-  const fs::path dir = temp_root / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using dpareto::test::read_text;
 
 pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
   const pid_t pid = ::fork();
@@ -87,7 +72,7 @@ void check_one_line_error(const Result& r, const std::string& fragment) {
 }  // namespace
 
 TEST_CASE("CLI: --workers 3 keeps three distinct evaluations running; export regenerates the run directory") {
-  const auto dir = temp_dir("workers");
+  const auto dir = temp_root.dir("workers");
   const auto r = run(dir, {"explore", "--problem", "svt", "--budget", "12", "--init", "3", "--workers", "3", "--seed",
                            "1", "--study", "svt.db", "--out", "out"});
   INFO(r.err);
@@ -104,7 +89,7 @@ TEST_CASE("CLI: --workers 3 keeps three distinct evaluations running; export reg
 }
 
 TEST_CASE("CLI: an external-oracle study killed with SIGKILL resumes with its completed evaluations intact") {
-  const auto dir = temp_dir("kill");
+  const auto dir = temp_root.dir("kill");
   const pid_t pid = spawn(dir, oracle_run("s.db", 12, 0.15, "2"));
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ::kill(pid, SIGKILL);
@@ -131,7 +116,7 @@ TEST_CASE("CLI: an external-oracle study killed with SIGKILL resumes with its co
 }
 
 TEST_CASE("CLI: bad input is one line naming the file and the problem, exit non-zero, database untouched") {
-  const auto dir = temp_dir("bad");
+  const auto dir = temp_root.dir("bad");
   std::ofstream(dir / "notes.txt") << "not a database\n";
   check_one_line_error(run(dir, {"explore", "--problem", "svt", "--study", "notes.txt"}), "notes.txt: not an SQLite database");
   CHECK(read_text(dir / "notes.txt") == "not a database\n");

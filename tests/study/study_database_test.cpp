@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "../support/test_support.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/study/study_database.hpp"
@@ -21,18 +22,7 @@ using namespace dpareto::study;
 
 namespace {
 
-const fs::path temp_root = fs::temp_directory_path() / ("dpareto_study_test_" + std::to_string(::getpid()));
-// Removes this process's temporary files at exit (forked children leave with _exit).
-const struct RemoveTempRoot {
-  ~RemoveTempRoot() { fs::remove_all(temp_root); }
-} remove_temp_root;
-
-fs::path temp_dir(const std::string& name) {
-  const fs::path dir = temp_root / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+const dpareto::test::TempRoot temp_root("dpareto_study_test_");
 
 StudyIdentity identity() {
   return {"toy", {{"repeats", "1"}},
@@ -133,7 +123,7 @@ bool same(const EvaluationRecord& a, const EvaluationRecord& b) {
 }  // namespace
 
 TEST_CASE("a study written, closed, reopened and continued ends as an uninterrupted one") {
-  const auto dir = temp_dir("resume");
+  const auto dir = temp_root.dir("resume");
   const auto whole = run_study((dir / "whole.db").string(), 12);
   REQUIRE(whole.size() == 12);
   CHECK(run_study((dir / "parts.db").string(), 5).size() == 5);
@@ -154,7 +144,7 @@ TEST_CASE("a study written, closed, reopened and continued ends as an uninterrup
 }
 
 TEST_CASE("evaluations left running are re-queued with their seed, or failed with --no-retry") {
-  const auto dir = temp_dir("running");
+  const auto dir = temp_root.dir("running");
   const auto path = (dir / "s.db").string();
   run_study(path, 3);
   {
@@ -178,7 +168,7 @@ TEST_CASE("evaluations left running are re-queued with their seed, or failed wit
 }
 
 TEST_CASE("parallel workers: proposals are distinct and every result is recorded") {
-  const auto dir = temp_dir("workers");
+  const auto dir = temp_root.dir("workers");
   const auto path = (dir / "s.db").string();
   const auto records = run_study(path, 9, 3, true, 20);
   REQUIRE(records.size() == 9);
@@ -189,7 +179,7 @@ TEST_CASE("parallel workers: proposals are distinct and every result is recorded
 }
 
 TEST_CASE("a study killed with SIGKILL mid-run keeps every completed evaluation") {
-  const auto dir = temp_dir("crash");
+  const auto dir = temp_root.dir("crash");
   const auto path = (dir / "s.db").string();
   run_study(path, 1);  // created by the parent, so the child only continues it
   const pid_t child = ::fork();
@@ -224,7 +214,7 @@ TEST_CASE("a study killed with SIGKILL mid-run keeps every completed evaluation"
 }
 
 TEST_CASE("bad study files are refused with one line naming the file, and left untouched") {
-  const auto dir = temp_dir("bad");
+  const auto dir = temp_root.dir("bad");
   using Access = StudyDatabase::Access;
   auto expect_refused = [](const fs::path& path, const std::string& fragment) {
     const std::string before = file_bytes(path);
@@ -279,7 +269,7 @@ TEST_CASE("bad study files are refused with one line naming the file, and left u
 }
 
 TEST_CASE("a study opened with a different problem or space is refused") {
-  const auto dir = temp_dir("identity");
+  const auto dir = temp_root.dir("identity");
   const auto path = (dir / "s.db").string();
   run_study(path, 2);
   const auto db = StudyDatabase::open(path, StudyDatabase::Access::read_only);
@@ -296,7 +286,7 @@ TEST_CASE("a study opened with a different problem or space is refused") {
 }
 
 TEST_CASE("open_or_create_study: a resume must keep the configuration and the seed") {
-  const auto dir = temp_dir("reopen");
+  const auto dir = temp_root.dir("reopen");
   const auto path = (dir / "s.db").string();
   const nlohmann::json config = {{"method", "random"}, {"initial_points", 8}};
   { auto created = open_or_create_study(path, identity(), info(), config, true); }

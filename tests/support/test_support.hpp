@@ -1,0 +1,64 @@
+#pragma once
+// Helpers shared by the test suites: a per-process temporary folder removed at exit, running the
+// built CLI (DPARETO_CLI) with its combined output, and reading a file whole.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace dpareto::test {
+
+// <tmp>/<prefix><pid>, removed when the test binary exits (forked children leave with _exit).
+class TempRoot {
+ public:
+  explicit TempRoot(const std::string& prefix)
+      : root_(std::filesystem::temp_directory_path() / (prefix + std::to_string(::getpid()))) {}
+  ~TempRoot() { std::filesystem::remove_all(root_); }
+  TempRoot(const TempRoot&) = delete;
+  TempRoot& operator=(const TempRoot&) = delete;
+
+  // A fresh, empty folder `name` under the root.
+  std::filesystem::path dir(const std::string& name) const {
+    const auto d = root_ / name;
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    return d;
+  }
+
+ private:
+  std::filesystem::path root_;
+};
+
+struct CliRun {
+  int status;          // exit status (-1 when killed by a signal)
+  std::string output;  // stdout and stderr together
+};
+
+#ifdef DPARETO_CLI
+// Runs `dpareto ARGS` (ARGS as a shell would split them) and collects its output.
+inline CliRun run_cli(const std::string& args) {
+  const std::string command = std::string(DPARETO_CLI) + " " + args + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe)) output += buffer.data();
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+#endif
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace dpareto::test
