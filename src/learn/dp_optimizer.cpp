@@ -15,6 +15,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/learn/gaussian_noise.hpp"
+#include "dpareto/learn/secure_gaussian_noise.hpp"
 
 namespace dpareto::learn {
 namespace {
@@ -80,6 +81,7 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
   const float noise_std =
       config.noise_multiplier > 0 ? static_cast<float>((fixed ? 2.0 : 1.0) * config.clip_norm * config.noise_multiplier)
                                   : 0.0f;
+  const double secure_noise_std = (fixed ? 2.0 : 1.0) * config.clip_norm * config.noise_multiplier;
   const float inv_m = 1.0f / static_cast<float>(m);
   const auto lr = static_cast<float>(config.learning_rate);
   // Threads pay off once a step has real work (rows × parameters).
@@ -112,7 +114,7 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
     }
     labels.resize(lot.size());
     for (std::size_t i = 0; i < lot.size(); ++i) labels[i] = data.labels()[static_cast<std::size_t>(lot[i])];
-    const std::uint64_t noise_seed = rng();
+    const std::uint64_t noise_seed = rng();  // drawn with noise_key too, so the lots do not change
     const auto adam_t = static_cast<double>(step + 1);
     const auto mu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta1, adam_t)));
     const auto nu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta2, adam_t)));
@@ -140,7 +142,13 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
         auto sum = grads[0].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
         for (int k = 1; k < nt; ++k)
           sum += grads[static_cast<std::size_t>(k)].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
-        if (noise_std > 0) add_gaussian(sum.data(), len, noise_std, derive_seed(noise_seed, b));
+        if (noise_std > 0) {
+          if (config.noise_key)  // stream (step, block): independent of threads and block order
+            add_gaussian_secure(sum.data(), len, secure_noise_std, *config.noise_key,
+                                static_cast<std::uint64_t>(step), static_cast<std::uint32_t>(b));
+          else
+            add_gaussian(sum.data(), len, noise_std, derive_seed(noise_seed, b));
+        }
         auto ws = w.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
         if (adam) {
           auto mb = mu.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len)).array();

@@ -156,16 +156,16 @@ int Network::count_correct(const Eigen::VectorXf& params, const MatrixF& x, std:
                            Workspace& ws) const {
   const MatrixF& logits = forward(params, x, ws);
   int correct = 0;
-  for (Eigen::Index i = 0; i < logits.rows(); ++i) {
-    int predicted = 0;
-    if (arch_.outputs == 1) {
-      predicted = logits(i, 0) > 0 ? 1 : 0;
-    } else {
-      logits.row(i).maxCoeff(&predicted);
-    }
-    correct += predicted == labels[static_cast<std::size_t>(i)];
-  }
+  for (Eigen::Index i = 0; i < logits.rows(); ++i)
+    correct += predicted_class(logits, i) == labels[static_cast<std::size_t>(i)];
   return correct;
+}
+
+int Network::predicted_class(const MatrixF& logits, Eigen::Index i) const {
+  if (arch_.outputs == 1) return logits(i, 0) > 0 ? 1 : 0;
+  int predicted = 0;
+  logits.row(i).maxCoeff(&predicted);
+  return predicted;
 }
 
 double accuracy(const Network& net, const Eigen::VectorXf& params, const Dataset& data, int threads) {

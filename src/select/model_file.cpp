@@ -58,6 +58,14 @@ ModelFile read_model_file(const std::string& path) {
   model.architecture.resize(name_length);
   if (!in.read(model.architecture.data(), name_length)) throw InputError(path + ": truncated model file (name)");
   const std::uint32_t count = get_u32(in, path, "weight count");
+  // Check the length before allocating: a corrupt count must not ask for gigabytes.
+  const std::streamoff at = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::streamoff left = in.tellg() - at;
+  in.seekg(at);
+  if (left != 4 * static_cast<std::streamoff>(count))
+    throw InputError(path + ": " + std::to_string(count) + " weights declared but " + std::to_string(left) +
+                     " bytes follow (expected " + std::to_string(4 * static_cast<std::uint64_t>(count)) + ")");
   model.weights.resize(count);
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint32_t bits = get_u32(in, path, "weights");

@@ -6,221 +6,196 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
-#include "dpareto/core/random.hpp"
-#include "dpareto/privacy/calibration.hpp"
-#include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
-#include "dpareto/privacy/random_stopping.hpp"
-#include "dpareto/privacy/secure_noise.hpp"
-#include "dpareto/select/random_stopping.hpp"
+#include "dpareto/select/tuning_data.hpp"
+#include "tuning_context.hpp"
 
 namespace dpareto::select {
 namespace {
 
-void check_settings(const TuningSettings& s) {
-  if (!(s.mu > 0) || std::isinf(s.mu)) throw InputError("--mu " + format_number(s.mu) + " must be a finite number > 0");
-  if (!(s.target_epsilon > 0) || std::isinf(s.target_epsilon))
-    throw InputError("--target-epsilon " + format_number(s.target_epsilon) + " must be a finite number > 0");
-  if (!(s.delta > 0 && s.delta < 1)) throw InputError("--delta " + format_number(s.delta) + " must be in (0, 1)");
-  if (!(s.score_epsilon > 0) || std::isinf(s.score_epsilon))
-    throw InputError("--score-epsilon " + format_number(s.score_epsilon) + " must be a finite number > 0");
-  if (!(s.validation_fraction > 0 && s.validation_fraction < 1))
-    throw InputError("validation fraction " + format_number(s.validation_fraction) + " must be in (0, 1)");
+constexpr std::pair<TuningMethod, const char*> kMethodNames[] = {
+    {TuningMethod::random_stopping, "random-stopping"}, {TuningMethod::grid, "grid"},
+    {TuningMethod::subsampled, "subsampled"},           {TuningMethod::propose_test, "propose-test"},
+    {TuningMethod::dp_hype, "dp-hype"}};
+
+void check_open_unit(double v, const char* flag) {
+  if (!(v > 0 && v < 1)) throw InputError(std::string(flag) + " " + format_number(v) + " must be in (0, 1)");
 }
 
-// Fisher–Yates shuffle of 0..n-1 from the source (uniform_below is exact).
-std::vector<int> permutation(int n, privacy::RandomSource& source) {
-  std::vector<int> p(static_cast<std::size_t>(n));
-  std::iota(p.begin(), p.end(), 0);
-  for (int i = n - 1; i > 0; --i) {
-    const auto j = static_cast<int>(privacy::uniform_below(source, privacy::BigInt(i + 1)));
-    std::swap(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(j)]);
-  }
-  return p;
+void check_positive(double v, const char* flag) {
+  if (!(v > 0) || std::isinf(v)) throw InputError(std::string(flag) + " " + format_number(v) + " must be a finite number > 0");
 }
 
 }  // namespace
 
-TuningPrivacy random_stopping_privacy(const std::vector<learn::TrainConfig>& configs, int n, double sigma,
-                                      const TuningSettings& settings) {
-  if (configs.empty()) throw InputError("random stopping: no candidates");
-  TuningPrivacy p;
-  p.sigma = sigma;
-  p.orders = privacy::default_orders();
-  p.candidate_rdp.assign(p.orders.size(), 0.0);
-  for (const auto& c : configs) {
-    const double q = static_cast<double>(c.lot_size) / n;
-    const auto curve = privacy::dpsgd_rdp(c.sampling, q, sigma, learn::training_steps(c, n), p.orders);
-    for (std::size_t i = 0; i < curve.size(); ++i) p.candidate_rdp[i] = std::max(p.candidate_rdp[i], curve[i]);
-  }
-  for (std::size_t i = 0; i < p.orders.size(); ++i)
-    p.candidate_rdp[i] += privacy::pure_dp_rdp(settings.score_epsilon, p.orders[i]);
-  p.tuning_rdp = privacy::poisson_stopping_rdp(p.orders, p.candidate_rdp, settings.mu);
-  p.result = privacy::rdp_to_epsilon(p.orders, p.tuning_rdp, settings.delta, settings.conversion);
-  return p;
+TuningMethod parse_tuning_method(const std::string& text, const std::string& source) {
+  for (const auto& [method, name] : kMethodNames)
+    if (text == name) return method;
+  throw InputError(source + " '" + text + "' is not random-stopping, grid, subsampled, propose-test or dp-hype");
 }
 
-TuningPrivacy calibrate_random_stopping(const std::vector<learn::TrainConfig>& configs, int n,
-                                        const TuningSettings& settings) {
-  check_settings(settings);
-  auto eps = [&](double sigma) { return random_stopping_privacy(configs, n, sigma, settings).result.epsilon; };
-  double lo = privacy::kMinNoiseMultiplier, hi = privacy::kMaxNoiseMultiplier;
-  const double eps_hi = eps(hi);
-  if (!(eps_hi <= settings.target_epsilon))
-    throw InputError("--target-epsilon " + format_number(settings.target_epsilon) +
-                     " is too small: even noise multiplier " + format_number(hi) + " gives tuning epsilon " +
-                     format_number(eps_hi));
-  if (eps(lo) <= settings.target_epsilon)
-    throw InputError("--target-epsilon " + format_number(settings.target_epsilon) +
-                     " puts no constraint on the noise multiplier (already met at " + format_number(lo) + ")");
-  // Invariant: eps(lo) > target >= eps(hi); ε decreases in σ.
-  while (hi / lo - 1 > 1e-10) {
-    const double mid = std::sqrt(lo * hi);
-    (eps(mid) <= settings.target_epsilon ? hi : lo) = mid;
-  }
-  return random_stopping_privacy(configs, n, hi, settings);
+const char* to_string(TuningMethod method) {
+  for (const auto& [m, name] : kMethodNames)
+    if (m == method) return name;
+  return "?";
 }
 
-TuningOutcome tune_random_stopping(const problems::DpTrainingProblem& problem, const CandidateFile& candidates,
-                                   const TuningSettings& settings) {
-  check_settings(settings);
+void check_tuning_settings(const TuningSettings& s) {
+  check_positive(s.target_epsilon, "--target-epsilon");
+  check_open_unit(s.delta, "--delta");
+  check_open_unit(s.validation_fraction, "--validation-fraction");
+  check_positive(s.score_epsilon, "--score-epsilon");
+  check_stopping_rule(s.stopping);
+  check_open_unit(s.subsample_rate, "--subsample-rate");
+  if (s.subsampled_variant != 1 && s.subsampled_variant != 2)
+    throw InputError("--variant " + std::to_string(s.subsampled_variant) + " must be 1 or 2");
+  check_open_unit(s.tuning_share, "--tuning-share");
+  if (s.partitions < 2) throw InputError("--partitions " + std::to_string(s.partitions) + " must be >= 2");
+  check_open_unit(s.granularity, "--granularity");
+  if (!(s.utility_floor >= 0 && s.utility_floor < 1))
+    throw InputError("--utility-floor " + format_number(s.utility_floor) + " must be in [0, 1)");
+  if (s.clients < 2) throw InputError("--clients " + std::to_string(s.clients) + " must be >= 2");
+  if (s.top_k < 1) throw InputError("--top-k " + std::to_string(s.top_k) + " must be >= 1");
+  if (!(s.label_skew >= 0 && s.label_skew <= 1))
+    throw InputError("--label-skew " + format_number(s.label_skew) + " must be in [0, 1]");
+}
+
+TuningOutcome tune(const problems::DpTrainingProblem& problem, const CandidateFile& candidates,
+                   const TuningSettings& settings) {
+  check_tuning_settings(settings);
   if (candidates.problem != problem.name())
     throw InputError(candidates.source + ": problem '" + candidates.problem + "' does not match --problem " +
                      problem.name());
-  // σ is calibrated, so a candidate may omit noise_multiplier; any value it gives is overridden.
+  // σ is calibrated by every method, so a candidate may omit noise_multiplier; any value it gives
+  // is overridden.
   CandidateFile filled = candidates;
   for (auto& c : filled.candidates) c["noise_multiplier"] = 1.0;
-  const auto params = candidate_params(filled, problem.space());
-
-  auto source = privacy::make_random_source(settings.seed);
-  const learn::Dataset& all = problem.data().train;
-  const int n_all = all.size();
-  const int n_val = static_cast<int>(std::floor(settings.validation_fraction * n_all));
-  const int n_train = n_all - n_val;
-  if (n_val < 1 || n_train < 1)
-    throw InputError("training set of " + std::to_string(n_all) + " rows is too small for a validation split");
-  const auto order = permutation(n_all, *source);
-  const std::vector<int> train_rows(order.begin() + n_val, order.end());
-  const std::vector<int> val_rows(order.begin(), order.begin() + n_val);
-  const learn::Dataset train = all.subset(train_rows), validation = all.subset(val_rows);
-
-  std::vector<learn::TrainConfig> configs;
-  for (const auto& p : params) {
+  TuningContext context{problem, settings, candidates, candidate_params(filled, problem.space()), {}, {}, nullptr,
+                        privacy::default_orders()};
+  const int n = problem.data().train.size();
+  context.rows.resize(static_cast<std::size_t>(n));
+  std::iota(context.rows.begin(), context.rows.end(), 0);
+  for (const auto& p : context.params) {
     auto c = problem.config(p, problem.threads());
-    c.lot_size = std::min(c.lot_size, n_train);
-    configs.push_back(c);
+    c.lot_size = std::min(c.lot_size, n);
+    context.configs.push_back(c);
   }
-  const TuningPrivacy priv = calibrate_random_stopping(configs, n_train, settings);
-  for (auto& c : configs) c.noise_multiplier = priv.sigma;
+  if (settings.method == TuningMethod::dp_hype && settings.top_k > context.params.size())
+    throw InputError("--top-k " + std::to_string(settings.top_k) + " is larger than the " +
+                     std::to_string(context.params.size()) + " candidates of " + candidates.source);
+  if (settings.method == TuningMethod::dp_hype && settings.clients > static_cast<std::size_t>(n))
+    throw InputError("--clients " + std::to_string(settings.clients) + " is more than the " + std::to_string(n) +
+                     " training examples of --problem " + problem.name());
+  if (settings.method == TuningMethod::propose_test && settings.partitions > static_cast<std::size_t>(n))
+    throw InputError("--partitions " + std::to_string(settings.partitions) + " is more than the " + std::to_string(n) +
+                     " training examples of --problem " + problem.name());
+  context.source = privacy::make_random_source(settings.seed);
+  switch (settings.method) {
+    case TuningMethod::random_stopping:
+    case TuningMethod::grid:
+      return tune_random_stopping_or_grid(context);
+    case TuningMethod::subsampled:
+      return tune_subsampled(context);
+    case TuningMethod::propose_test:
+      return tune_propose_test(context);
+    case TuningMethod::dp_hype:
+      return tune_dp_hype(context);
+  }
+  throw Error("tune: unknown method");
+}
 
-  const learn::Network& net = problem.network();
-  std::optional<Eigen::VectorXf> best_weights;
-  double best = -2;
-  std::uint64_t diverged = 0;
-  nlohmann::json runs = nlohmann::json::array();
-  const CandidateRun run = [&](std::size_t candidate, std::uint64_t k) {
-    const std::uint64_t seed = settings.seed ? derive_seed(*settings.seed, 1000 + k) : os_random_u64();
-    const auto res = learn::train(net, train, configs[candidate], seed);
-    double acc = -1;  // diverged runs are never selected over a finite one
-    if (res.diverged) {
-      ++diverged;
-    } else {
-      // The released score: noisy count of correct validation predictions (ε_s-DP, sensitivity 1).
-      const auto correct = std::llround(learn::accuracy(net, res.params, validation, configs[candidate].threads) * n_val);
-      const auto noise = privacy::discrete_laplace(*source, privacy::exact_rational(1.0 / settings.score_epsilon, "score scale"));
-      acc = static_cast<double>(correct + noise) / n_val;
-    }
-    if (acc > best) {
-      best = acc;
-      best_weights = res.params;
-    }
-    runs.push_back({{"candidate", candidate}, {"validation_utility", json_number(acc)}});
-    return acc;
-  };
-  const auto selection = random_stopping_select(params.size(), PoissonStopping{settings.mu}, run, *source);
+nlohmann::json rdp_component(const std::string& name, const std::vector<double>& orders, const std::vector<double>& rdp) {
+  nlohmann::json curve = nlohmann::json::array();
+  for (std::size_t i = 0; i < orders.size(); ++i) curve.push_back({json_number(orders[i]), json_number(rdp[i])});
+  return {{"name", name}, {"rdp", curve}};
+}
 
+nlohmann::json certificate_header(const TuningContext& context, const privacy::EpsilonResult& total) {
+  const bool seeded = context.source->reproducible();
   nlohmann::json c;
-  c["method"] = "random-stopping";
-  c["problem"] = problem.name();
-  c["candidates"] = candidates.candidates.size();
-  c["candidate_file"] = candidates.source;
-  c["mu"] = json_number(settings.mu);
-  c["runs"] = selection.runs;
-  c["run_log"] = runs;
-  c["noise_multiplier"] = json_number(priv.sigma);
-  c["noise_multiplier_note"] =
-      "every run uses this calibrated noise multiplier; the candidates' own noise_multiplier values are overridden";
-  nlohmann::json base = {{"name", "dp-training run (base mechanism)"},
-                         {"sampling", privacy::to_string(configs.front().sampling)},
-                         {"sigma", json_number(priv.sigma)},
-                         {"n", n_train},
-                         {"rdp", nlohmann::json::array()}};
-  const bool uniform = std::all_of(configs.begin(), configs.end(), [&](const learn::TrainConfig& x) {
-    return x.lot_size == configs.front().lot_size && x.epochs == configs.front().epochs;
-  });
-  if (uniform) {
-    base["q"] = json_number(static_cast<double>(configs.front().lot_size) / n_train);
-    base["steps"] = learn::training_steps(configs.front(), n_train);
-  } else {
-    base["note"] = "pointwise maximum over the candidates' DP-SGD RDP curves (Koskela-Kulkarni Lemma 1)";
-  }
-  base["score"] = {{"epsilon", json_number(settings.score_epsilon)},
-                   {"note", "each run's validation score is a discrete-Laplace noisy count (pure DP), composed into this curve"}};
-  nlohmann::json stop = {{"name", "random stopping, K ~ Poisson(mu) (Papernot-Steinke Thm 6 / Koskela-Kulkarni Thm 5)"},
-                         {"mu", json_number(settings.mu)},
-                         {"rdp", nlohmann::json::array()}};
-  for (std::size_t i = 0; i < priv.orders.size(); ++i) {
-    base["rdp"].push_back({json_number(priv.orders[i]), json_number(priv.candidate_rdp[i])});
-    stop["rdp"].push_back({json_number(priv.orders[i]), json_number(priv.tuning_rdp[i])});
-  }
-  c["components"] = {base, stop};
-  c["epsilon"] = json_number(priv.result.epsilon);
-  c["target_epsilon"] = json_number(settings.target_epsilon);
-  c["delta"] = json_number(priv.result.delta);
-  c["order"] = json_number(priv.result.order);
-  c["conversion"] = privacy::to_string(priv.result.conversion);
-  // "secure" needs every noise draw from a CSPRNG; DP-SGD's Gaussian noise comes from the learner's
-  // xoshiro256++ (seeded from getrandom), which is not cryptographically secure.
-  c["randomness"] = source->reproducible() ? "seeded (not for release)"
-                                           : "not for release (training noise from a non-cryptographic PRNG)";
+  c["method"] = to_string(context.settings.method);
+  c["problem"] = context.problem.name();
+  c["candidates"] = context.params.size();
+  c["candidate_file"] = context.file.source;
+  c["training_rows"] = context.n();
+  c["sampling"] = privacy::to_string(context.configs.front().sampling);
+  c["epsilon"] = json_number(total.epsilon);
+  c["target_epsilon"] = json_number(context.settings.target_epsilon);
+  c["delta"] = json_number(total.delta);
+  c["order"] = json_number(total.order);
+  c["conversion"] = privacy::to_string(total.conversion);
+  c["randomness"] = seeded ? "seeded (not for release)" : "secure";
   c["randomness_note"] =
-      "K, the candidate draws and the validation split come from the " +
-      std::string(source->reproducible() ? "seeded ChaCha20 source" : "OS CSPRNG") +
-      "; the DP-SGD Gaussian noise inside training uses the learner's own sampler (seeded per run " +
-      (settings.seed ? "from --seed" : "from the OS CSPRNG") + ")";
-  c["validation"] = {{"fraction", json_number(settings.validation_fraction)},
-                     {"rows", n_val},
-                     {"training_rows", n_train},
-                     {"score_epsilon", json_number(settings.score_epsilon)},
-                     {"note", "each run's score is (correct predictions + discrete Laplace(1/score_epsilon)) / rows: "
-                              "the (model, score) pair of a run is DP, as random stopping requires; "
-                              "validation_utility below is that noisy score"}};
-  c["diverged_runs"] = diverged;
+      std::string("every decision, row split and training seed comes from the ") +
+      (seeded ? "ChaCha20 stream of --seed" : "OS CSPRNG (getrandom)") +
+      "; the DP-SGD Gaussian noise is the ChaCha20 keystream under a 256-bit key drawn from it, "
+      "turned into normals in double precision (docs/learn.md)";
+  return c;
+}
 
+nlohmann::json budget_split(const TuningContext& context, const std::vector<double>& tuning_rdp,
+                            const std::vector<double>& training_rdp, const privacy::EpsilonResult& total) {
+  const auto& s = context.settings;
+  const auto alone = [&](const std::vector<double>& curve) {
+    return privacy::rdp_to_epsilon(context.orders, curve, s.delta, s.conversion).epsilon;
+  };
+  return {{"tuning_epsilon", json_number(alone(tuning_rdp))},
+          {"training_epsilon", json_number(alone(training_rdp))},
+          {"epsilon", json_number(total.epsilon)},
+          {"note", "each part converted on its own at delta; the total is converted once from the composed RDP "
+                   "curve, so it is less than the sum"}};
+}
+
+nlohmann::json trained_with(const learn::TrainConfig& config, int rows) {
+  return {{"rows", rows},
+          {"lot_size", config.lot_size},
+          {"epochs", config.epochs},
+          {"steps", learn::training_steps(config, rows)},
+          {"learning_rate", json_number(config.learning_rate)},
+          {"noise_multiplier", json_number(config.noise_multiplier)},
+          {"clip_norm", json_number(config.clip_norm)}};
+}
+
+TuningOutcome finish(const TuningContext& context, nlohmann::json c, std::optional<std::size_t> selected,
+                     double selected_sigma, std::optional<Eigen::VectorXf> weights,
+                     std::optional<double> validation_utility, const std::string& why) {
   TuningOutcome out;
-  out.architecture = net.architecture().name;
-  if (!selection.selected) {
+  out.architecture = context.net().architecture().name;
+  c["validation_utility"] = validation_utility ? json_number(*validation_utility) : nlohmann::json(nullptr);
+  if (!selected || !weights) {
     c["selected"] = nullptr;
-    c["validation_utility"] = nullptr;
     c["test_utility"] = nullptr;
-    c["note"] = "K = 0: nothing is released (the privacy cost above is still spent)";
-  } else {
-    if (best < 0) throw Error("random stopping: all " + std::to_string(selection.runs) + " runs diverged (NaN loss)");
-    const std::size_t s = *selection.selected;
-    nlohmann::json selected = nlohmann::json::object();
-    for (std::size_t d = 0; d < problem.space().dimension(); ++d) {
-      const auto& name = problem.space().parameter(d).name;
-      selected[name] = json_number(name == "noise_multiplier" ? priv.sigma : params[s][d]);
-    }
-    c["selected"] = selected;
-    c["selected_index"] = s;
-    c["validation_utility"] = json_number(selection.best_utility);
-    c["test_utility"] = json_number(learn::accuracy(net, *best_weights, problem.data().test, problem.threads()));
-    c["test_utility_note"] = "accuracy on the problem's test split, for information (not used in the selection)";
-    out.weights = best_weights;
+    c["note"] = why + ": nothing is released (the privacy cost above is still spent)";
+    out.certificate = c;
+    return out;
   }
+  const auto& space = context.problem.space();
+  nlohmann::json params = nlohmann::json::object();
+  for (std::size_t d = 0; d < space.dimension(); ++d) {
+    const auto& name = space.parameter(d).name;
+    params[name] = json_number(name == "noise_multiplier" ? selected_sigma : context.params[*selected][d]);
+  }
+  c["selected"] = params;
+  c["selected_index"] = *selected;
+  c["test_utility"] =
+      json_number(learn::accuracy(context.net(), *weights, context.problem.data().test, context.threads()));
+  c["test_utility_note"] = "accuracy on the problem's test split, for information (not used in the selection)";
   out.certificate = c;
+  out.weights = std::move(weights);
   return out;
+}
+
+std::string tuning_budget_name(const TuningSettings& settings) {
+  return "the tuning budget (--tuning-share " + format_number(settings.tuning_share) + " x --target-epsilon " +
+         format_number(settings.target_epsilon) + ")";
+}
+
+learn::TrainResult train_final(TuningContext& context, learn::TrainConfig config, const std::vector<int>& rows) {
+  const learn::Dataset data = context.data().subset(rows);
+  auto result = train_keyed(context.net(), data, config, *context.source);
+  // A property of the output itself, so reporting it is post-processing.
+  if (!result.params.allFinite()) throw Error("the final training run diverged (non-finite weights); nothing is released");
+  return result;
 }
 
 }  // namespace dpareto::select

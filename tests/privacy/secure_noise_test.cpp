@@ -111,6 +111,31 @@ TEST_CASE("secure: ChaCha20 block matches RFC 8439 section 2.3.2") {
   CHECK(std::vector<std::uint8_t>(block.begin(), block.end()) == expected);
 }
 
+TEST_CASE("secure: the bulk ChaCha20 keystream equals block() word for word") {
+  ChaChaRandomSource::Key key{};
+  for (std::uint32_t i = 0; i < 8; ++i) key[i] = 0x01234567U * (i + 3);
+  const std::array<std::uint32_t, 3> nonce{5, 0x80000001U, 42};
+  for (std::uint32_t counter : {0U, 1000U, 0xFFFFFFFFU - 36}) {
+    std::vector<std::uint32_t> words(16 * 37);  // two full groups of 16 blocks and a partial one
+    ChaChaRandomSource::keystream_words(key, counter, nonce, words);
+    int mismatches = 0;
+    for (std::uint32_t j = 0; j < 37; ++j) {
+      const auto bytes = ChaChaRandomSource::block(key, counter + j, nonce);
+      for (std::size_t i = 0; i < 16; ++i) {
+        const std::uint32_t w = bytes[4 * i] | std::uint32_t(bytes[4 * i + 1]) << 8 |
+                                std::uint32_t(bytes[4 * i + 2]) << 16 | std::uint32_t(bytes[4 * i + 3]) << 24;
+        mismatches += w != words[16 * j + i];
+      }
+    }
+    CAPTURE(counter);
+    CHECK(mismatches == 0);
+  }
+  std::vector<std::uint32_t> words(32);
+  CHECK_THROWS_AS(ChaChaRandomSource::keystream_words(key, 0xFFFFFFFFU, nonce, words), dpareto::NumericalError);
+  words.resize(17);
+  CHECK_THROWS_AS(ChaChaRandomSource::keystream_words(key, 0, nonce, words), dpareto::InputError);
+}
+
 TEST_CASE("secure: seeded sources are reproducible, the OS source is not marked so") {
   ChaChaRandomSource a(42), b(42), c(43);
   std::vector<std::uint64_t> xa, xb, xc;

@@ -9,9 +9,18 @@
 // neighbours: sensitivity L). Both run T = epochs · round(n/m) steps. The sampler fixes the
 // accountant (privacy::Sampling is the one switch for both), so they cannot be mixed.
 // σ = 0 with clip = +inf is the non-private baseline (plain mini-batch SGD / Adam, ε = +inf).
+//
+// Noise generators. By default the noise comes from the fast, seeded xoshiro256++ sampler
+// (gaussian_noise.hpp): right for the utility oracles, wrong for a model that is released, since
+// that generator is predictable. With `noise_key` set, every noise draw comes instead from the
+// ChaCha20 keystream under that key (secure_gaussian_noise.hpp), stream (step, parameter block),
+// so it does not depend on the thread count; initialization and lot sampling still use the seed
+// (they are not what hides an example), and the lots are the same as without the key.
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "dpareto/learn/dataset.hpp"
 #include "dpareto/learn/network.hpp"
@@ -30,6 +39,8 @@ struct TrainConfig {
   double noise_multiplier = 0;  // σ
   double clip_norm = std::numeric_limits<double>::infinity();  // L; +inf only with σ = 0
   int threads = 1;  // the lot's rows are split over this many threads
+  // ChaCha20 key of the noise (= privacy::ChaChaRandomSource::Key); empty: the fast seeded sampler.
+  std::optional<std::array<std::uint32_t, 8>> noise_key;
 };
 
 struct TrainResult {
@@ -45,7 +56,8 @@ long long training_steps(const TrainConfig& config, int n);
 // q = m/n; +inf when σ = 0.
 privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta);
 
-// Runs the optimizer from net.initial_parameters; all randomness (init, lots, noise) from `seed`.
+// Runs the optimizer from net.initial_parameters; initialization and lots come from `seed`, the
+// noise from `seed` too or, when config.noise_key is set, from the ChaCha20 keystream under it.
 TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed);
 
 }  // namespace dpareto::learn

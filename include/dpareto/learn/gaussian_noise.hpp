@@ -4,8 +4,8 @@
 // vectorized Box–Muller transform in float32. A block's output depends only on its seed, so the
 // noise of a step is the same whatever the thread count. Uniforms have 32-bit resolution, so
 // |z| is bounded by sqrt(2·ln 2^33) ≈ 6.8: the tail beyond 6.8σ (mass 1e-11) is cut. That is
-// adequate for the utility oracles; a released model should draw from the privacy module's
-// audited samplers instead.
+// adequate for the utility oracles, but xoshiro256++ is predictable: a released model draws its
+// noise from the ChaCha20 keystream instead (TrainConfig::noise_key, secure_gaussian_noise.hpp).
 #include <cstddef>
 #include <cstdint>
 

@@ -68,6 +68,13 @@ class Network {
   // Number of rows whose predicted class equals the label.
   int count_correct(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
                     Workspace& ws) const;
+  // The network's outputs (logits), one row per row of x: one column for the binary losses, one
+  // per class for softmax. The reference stays valid until `ws` is used again.
+  const MatrixF& logits(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const {
+    return forward(params, x, ws);
+  }
+  // The predicted class of row i of logits(): 1 iff z > 0 (binary), else the first argmax.
+  int predicted_class(const MatrixF& logits, Eigen::Index i) const;
 
  private:
   struct Offset {

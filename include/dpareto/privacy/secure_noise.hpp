@@ -67,6 +67,12 @@ class ChaChaRandomSource final : public RandomSource {
   // One 64-byte block of RFC 8439 §2.3 (exposed for the RFC test vector).
   static std::array<std::uint8_t, 64> block(const Key& key, std::uint32_t counter,
                                             const std::array<std::uint32_t, 3>& nonce);
+  // The same keystream in bulk, as 32-bit words: out[16·j + i] is word i (bytes 4i..4i+3 read
+  // little-endian) of block(key, counter + j, nonce), for j < out.size() / 16. out.size() must be
+  // a multiple of 16 and counter + out.size()/16 at most 2^32. Sixteen blocks are computed at once
+  // (one vector lane each); block() is the one-lane case of the same code.
+  static void keystream_words(const Key& key, std::uint32_t counter, const std::array<std::uint32_t, 3>& nonce,
+                              std::span<std::uint32_t> out);
 
  private:
   Key key_;

@@ -41,6 +41,7 @@ class DpTrainingProblem : public Problem {
   // The training configuration a point of the space stands for (lot size capped at n).
   learn::TrainConfig config(const space::Params& params, int threads) const;
   const learn::Split& data() const { return data_; }
+  DataSource data_source() const { return spec_.data; }
   // The model trained by every evaluation, and the thread count of option `threads` (used by
   // `dpareto tune` to train single models on its own row splits).
   const learn::Network& network() const { return net_; }

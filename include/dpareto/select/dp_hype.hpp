@@ -43,11 +43,18 @@ struct DpHypeOutcome {
 DpHypeOutcome dp_hype_select(const std::vector<std::vector<double>>& client_losses, const DpHypeOptions& options,
                              privacy::RandomSource& noise, privacy::RandomSource& keys);
 
-// Client-level RDP of one round at each order: α·ρ with ρ from Kairouz–Liu–Steinke 2021 Thm 1
-// (= αk/(2σ²) up to the τ terms, which vanish at the default scale). `candidates` enters only
-// through τ.
+// Who the neighbouring datasets differ in. client: one client added or removed — the vote sum
+// moves by a 0/1 vector with k ones, Δ₂² = k (the paper's client-level guarantee). record: one
+// row of one client added, removed or replaced — that client's vote may move from one top-k set
+// to another, Δ₂² = 2k; this is the guarantee that composes with record-level DP-SGD.
+enum class VoteNeighbours { client, record };
+
+// RDP of one round at each order: α·ρ with ρ from Kairouz–Liu–Steinke 2021 Thm 1
+// (= αΔ₂²/(2σ²) up to the τ terms, which vanish at the default scale): αk/(2σ²) for clients,
+// αk/σ² for records. `candidates` enters only through τ.
 std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeOptions& options,
-                                std::size_t clients, std::size_t candidates);
+                                std::size_t clients, std::size_t candidates,
+                                VoteNeighbours neighbours = VoteNeighbours::client);
 
 // Smallest σ (relative accuracy 1e-9) for which αk/(2σ²), converted at δ with the improved
 // conversion over `orders`, is at most target_epsilon.

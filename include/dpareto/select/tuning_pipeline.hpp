@@ -1,20 +1,29 @@
 #pragma once
-// `dpareto tune`: private hyperparameter tuning of a DP-training problem end to end (issue 7).
-// Random stopping (Papernot & Steinke 2022, Thm 6; Koskela & Kulkarni 2023, Thm 5): K ~ Poisson(μ)
-// runs, each training a uniformly drawn candidate by the problem's DP optimizer on the training
-// rows (the data minus a held-out validation split), release the best by validation accuracy.
-// Random stopping needs each run's (model, score) pair to be DP: the validation rows are private,
-// so the score is the count of correct validation predictions plus discrete Laplace noise of scale
-// 1/ε_s (sensitivity 1; Canonne–Kamath–Steinke sampler on the secure source), divided by the
-// number of rows, and the base run's curve is the DP-SGD curve plus the score's pure-DP RDP
-// min(ε_s, αε_s²/2) (sequential composition; conservative since a row is in only one split).
-// One noise multiplier σ serves every run; it is calibrated so that the whole procedure's ε —
-// ε'(α) = ε(α) + μδ̂ + log(μ)/(α−1) over the base run's RDP curve ε(α), converted once — meets
-// the target. The base curve is the pointwise maximum of the candidates' DP-SGD curves (a
-// uniform RDP bound over the candidates, Koskela & Kulkarni Lemma 1); when all candidates share
-// epochs and lot size it is their common curve, exactly what `dpareto account tuning` computes.
+// `dpareto tune`: private hyperparameter tuning of a DP-training problem end to end (issue 7,
+// DESIGN.md §3.5). Five methods share one shape — select a candidate on the private training rows,
+// release a model, certify one (ε, δ) for everything that touched those rows:
+//   random-stopping  K runs (K ~ Poisson(μ) or truncated negative binomial), one calibrated σ for
+//                    all candidates, the best run's model is released (Papernot & Steinke 2022;
+//                    Koskela & Kulkarni 2023, Thm 5).
+//   grid             the same with σ calibrated per (lot size, steps) to a common per-candidate
+//                    (ε_c, δ); the candidates' uniform RDP bound is the pointwise max (K–K Sec. 4).
+//   subsampled       random stopping on a Poisson subsample X₁ (rate q), the chosen candidate
+//                    retrained on X∖X₁ (variant 1, K–K Thm 1) or X (variant 2, Thm 4 + composition).
+//   propose-test     Ding & Wu 2022 Alg. 1 on subsample-and-aggregate utilities, then the chosen
+//                    candidate is retrained on all rows.
+//   dp-hype          clients vote for their top-k candidates, noisy votes summed by secure
+//                    aggregation (Liebenow et al. 2025), then the winner is retrained on the
+//                    pooled rows (no federated averaging).
+// Methods that retrain split the target: the tuning alone gets `tuning_share`·E (converted on its
+// own), and the final runs' σ is the smallest for which tuning + final training, composed in RDP
+// and converted once, meets E. Every decision draws from one RandomSource (OS CSPRNG, or ChaCha20
+// from --seed: "seeded (not for release)"); DP-SGD noise is ChaCha20 keyed from that source.
+//
+// Row splits (validation, partitions, clients, the subsample X₁) assign every row independently,
+// so adding, removing or replacing one row changes one part only.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,47 +31,53 @@
 #include "dpareto/privacy/rdp_conversion.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/candidate_file.hpp"
+#include "dpareto/select/random_stopping.hpp"
 
 namespace dpareto::select {
 
+enum class TuningMethod { random_stopping, grid, subsampled, propose_test, dp_hype };
+TuningMethod parse_tuning_method(const std::string& text, const std::string& source);
+const char* to_string(TuningMethod method);
+
+enum class ClientSplit { iid, label_skew };
+
 struct TuningSettings {
-  double mu = 5;  // E[K]
+  TuningMethod method = TuningMethod::random_stopping;
   double target_epsilon = 1;
   double delta = 1e-5;
   std::optional<std::uint64_t> seed;  // seeded (not for release) when set; OS CSPRNG otherwise
-  double validation_fraction = 0.2;   // of the problem's training rows, drawn at random
-  double score_epsilon = 0.1;         // ε_s of each run's noisy validation score
   privacy::Conversion conversion = privacy::Conversion::improved;
+  double validation_fraction = 0.2;  // of the rows a run trains on, held out to score it
+  double score_epsilon = 0.1;        // ε_s of each random-stopping run's noisy validation score
+  StoppingRule stopping = PoissonStopping{5};  // random-stopping, grid, subsampled
+  // subsampled
+  double subsample_rate = 0.1;  // q
+  int subsampled_variant = 1;   // 1: final training on X∖X₁, 2: on X
+  // propose-test and dp-hype
+  double tuning_share = 0.5;  // share of the target given to the tuning alone
+  // propose-test
+  std::size_t partitions = 10;  // k
+  double granularity = 0.01;    // g
+  double utility_floor = 0;     // u₀
+  // dp-hype
+  std::size_t clients = 10;
+  std::size_t top_k = 1;
+  ClientSplit client_split = ClientSplit::iid;
+  double label_skew = 0.8;  // label-skew: share of a row's assignments that go to its label's clients
 };
 
-// The accounting of one random-stopping tuning run with noise multiplier σ.
-struct TuningPrivacy {
-  double sigma = 0;
-  std::vector<double> orders;
-  std::vector<double> candidate_rdp;  // the base run's curve (max over candidates + noisy score)
-  std::vector<double> tuning_rdp;     // after random stopping
-  privacy::EpsilonResult result{};
-};
-
-// The base-run curve and the tuning ε for `configs` (noise_multiplier ignored; σ used) on n
-// training rows. Same functions as `dpareto account tuning --distribution poisson`.
-TuningPrivacy random_stopping_privacy(const std::vector<learn::TrainConfig>& configs, int n, double sigma,
-                                      const TuningSettings& settings);
-
-// Smallest σ in [privacy::kMinNoiseMultiplier, privacy::kMaxNoiseMultiplier] (bisection on log σ,
-// to 1e-10 relative, rounded up) whose tuning ε meets settings.target_epsilon. InputError when
-// the target is unreachable or puts no constraint on σ.
-TuningPrivacy calibrate_random_stopping(const std::vector<learn::TrainConfig>& configs, int n,
-                                        const TuningSettings& settings);
+// Throws InputError naming the flag for any out-of-range setting.
+void check_tuning_settings(const TuningSettings& settings);
 
 struct TuningOutcome {
   nlohmann::json certificate;
-  std::optional<Eigen::VectorXf> weights;  // empty when K = 0 (nothing released)
+  std::optional<Eigen::VectorXf> weights;  // empty when nothing is released (K = 0, no candidate passed)
   std::string architecture;
 };
 
-// Runs the whole procedure; writes nothing. InputError for bad candidates or an unreachable target.
-TuningOutcome tune_random_stopping(const problems::DpTrainingProblem& problem, const CandidateFile& candidates,
-                                   const TuningSettings& settings);
+// Runs the whole procedure; writes nothing. InputError for bad candidates, settings that do not fit
+// the data (more clients than rows, k > candidates, ...) or an unreachable target.
+TuningOutcome tune(const problems::DpTrainingProblem& problem, const CandidateFile& candidates,
+                   const TuningSettings& settings);
 
 }  // namespace dpareto::select

@@ -1,0 +1,106 @@
+// `dpareto tune --method dp-hype` (Liebenow et al. 2025): the training rows are dealt to n
+// simulated clients (iid, or label-skewed non-iid); each client trains every candidate on its own
+// training rows, scores it on its own validation rows and votes for its top-k; the votes, with
+// per-client discrete Gaussian noise, are summed by pairwise-masked secure aggregation
+// (dp_hype.hpp, secure_aggregation.hpp) and the argmax is released. The winner is retrained by
+// DP-SGD on the pooled rows (no federated averaging).
+//
+// Budget: the vote noise σ is the smallest for which the vote alone — at the record level, αk/σ²
+// (one row can move its client's vote between two top-k sets, Δ₂² = 2k) — converts to
+// tuning_share·E at δ; the client-level αk/(2σ²) of the paper is reported beside it. The final runs'
+// σ (per candidate, to a common per-candidate ε) is then the smallest for which vote + training,
+// composed, meets E. Client runs train with their candidate's final σ, extrapolated to the client's
+// rows; only the votes leave a client, so that training needs no accounting.
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/select/dp_hype.hpp"
+#include "dpareto/select/tuning_accounting.hpp"
+#include "dpareto/select/tuning_data.hpp"
+#include "tuning_context.hpp"
+
+namespace dpareto::select {
+
+TuningOutcome tune_dp_hype(TuningContext& context) {
+  const auto& s = context.settings;
+  const std::size_t p = context.configs.size();
+  DpHypeOptions options;
+  options.top_k = s.top_k;
+  const auto vote_curve = [&](double sigma, VoteNeighbours neighbours) {
+    DpHypeOptions o = options;
+    o.sigma = sigma;
+    return dp_hype_rdp(context.orders, o, s.clients, p, neighbours);
+  };
+  const double tuning_target = s.tuning_share * s.target_epsilon;
+  options.sigma = smallest_meeting_target(
+      [&](double sigma) {
+        return privacy::rdp_to_epsilon(context.orders, vote_curve(sigma, VoteNeighbours::record), s.delta,
+                                       s.conversion).epsilon;
+      },
+      1e-3, 1e6, tuning_target, tuning_budget_name(s));
+  const auto tuning_curve = vote_curve(options.sigma, VoteNeighbours::record);
+
+  auto configs = context.configs;
+  const auto final_total = [&](const std::vector<double>& sigmas) {
+    auto with_noise = configs;
+    for (std::size_t i = 0; i < sigmas.size(); ++i) with_noise[i].noise_multiplier = sigmas[i];
+    const auto curve = compose(tuning_curve, uniform_training_rdp(with_noise, context.n(), context.orders));
+    return privacy::rdp_to_epsilon(context.orders, curve, s.delta, s.conversion).epsilon;
+  };
+  const auto per = calibrate_candidate_epsilon(configs, context.n(), s.delta, context.orders, s.conversion,
+                                               final_total, s.target_epsilon, "--target-epsilon");
+  for (std::size_t i = 0; i < configs.size(); ++i) configs[i].noise_multiplier = per.sigmas[i];
+  const auto training_curve = uniform_training_rdp(configs, context.n(), context.orders);
+  const auto total = privacy::rdp_to_epsilon(context.orders, compose(tuning_curve, training_curve), s.delta,
+                                             s.conversion);
+
+  const auto clients = s.client_split == ClientSplit::iid
+                           ? uniform_parts(context.rows, s.clients, *context.source)
+                           : label_skewed_parts(context.rows, context.data().labels(), context.data().num_classes(),
+                                                s.clients, s.label_skew, *context.source);
+  std::vector<std::vector<double>> losses;  // losses[client][candidate] = 1 − local validation accuracy
+  for (const auto& rows : clients) {
+    const RowSplit split = bernoulli_rows(rows, s.validation_fraction, *context.source);
+    std::vector<double> client(p, 1.0);  // a client without training or validation rows votes on constants
+    if (!split.rest.empty() && !split.selected.empty()) {
+      const auto train = context.data().subset(split.rest), validation = context.data().subset(split.selected);
+      for (std::size_t c = 0; c < p; ++c) {
+        const auto res = train_keyed(context.net(), train, extrapolate(configs[c], context.n(), train.size()),
+                                     *context.source);
+        if (!res.diverged) client[c] = 1 - learn::accuracy(context.net(), res.params, validation, context.threads());
+      }
+    }
+    losses.push_back(std::move(client));
+  }
+  const auto outcome = dp_hype_select(losses, options, *context.source, *context.source);
+
+  auto c = certificate_header(context, total);
+  c["clients"] = s.clients;
+  c["client_split"] = s.client_split == ClientSplit::iid ? "iid" : "label-skew";
+  if (s.client_split == ClientSplit::label_skew) c["label_skew"] = json_number(s.label_skew);
+  c["top_k"] = s.top_k;
+  c["vote_sigma"] = json_number(options.sigma);
+  c["noisy_votes"] = outcome.noisy_votes;
+  auto vote = rdp_component("DP-HYPE vote, record level (one row changes its client's vote: alpha k / sigma^2)",
+                            context.orders, tuning_curve);
+  vote["sigma"] = c["vote_sigma"];
+  vote["client_level_epsilon"] = json_number(
+      privacy::rdp_to_epsilon(context.orders, vote_curve(options.sigma, VoteNeighbours::client), s.delta, s.conversion)
+          .epsilon);
+  vote["client_level_note"] = "alpha k / (2 sigma^2): the guarantee for adding or removing a whole client "
+                              "(Liebenow et al. Thm 4.1), independent of the number of candidates";
+  auto train = rdp_component("final training on the pooled rows (max over the candidates' curves)", context.orders,
+                             training_curve);
+  train["per_candidate_epsilon"] = json_number(per.candidate_epsilon);
+  train["noise_multipliers"] = per.sigmas;
+  c["components"] = {vote, train};
+  c["split"] = budget_split(context, tuning_curve, training_curve, total);
+  c["split"]["tuning_share"] = json_number(s.tuning_share);
+  c["validation_utility_note"] = "DP-HYPE releases votes, not a utility";
+
+  const std::size_t sel = outcome.selected;
+  const auto final_run = train_final(context, configs[sel], context.rows);
+  c["trained_with"] = trained_with(configs[sel], context.n());
+  return finish(context, c, sel, configs[sel].noise_multiplier, final_run.params, std::nullopt, "");
+}
+
+}  // namespace dpareto::select

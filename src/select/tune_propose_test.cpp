@@ -1,0 +1,102 @@
+// `dpareto tune --method propose-test` (Ding & Wu 2022, Alg. 1): the training rows are split into
+// k partitions (each row to a uniformly drawn partition); in each partition every candidate is
+// trained on the partition's training rows and scored on its validation rows; the average over
+// partitions is each candidate's utility (sensitivity 1/k: one row touches one partition).
+// Propose-test with doubling selects a candidate; it is retrained on all rows.
+//
+// Budget: ε₀ is the largest for which the tuning alone — bound·min(ε₀, αε₀²/2) over the
+// data-independent iteration bound 2M − 1 (propose_test.hpp) — converts to tuning_share·E at δ;
+// the final runs' σ (per candidate, to a common per-candidate ε) is then the smallest for which
+// tuning + final training, composed, meets E. Partition runs train with their candidate's final σ,
+// extrapolated to the partition (Koskela-Kulkarni Sec. 3.2), so the comparison reflects the noise
+// the final model will see; their noise needs no accounting (only the utilities leave a partition).
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/select/propose_test.hpp"
+#include "dpareto/select/tuning_accounting.hpp"
+#include "dpareto/select/tuning_data.hpp"
+#include "tuning_context.hpp"
+
+namespace dpareto::select {
+
+TuningOutcome tune_propose_test(TuningContext& context) {
+  const auto& s = context.settings;
+  ProposeTestOptions options;
+  options.partitions = s.partitions;
+  options.granularity = s.granularity;
+  options.utility_floor = s.utility_floor;
+  const double tuning_target = s.tuning_share * s.target_epsilon;
+  const auto tuning_epsilon = [&](double epsilon0) {
+    ProposeTestOptions o = options;
+    o.epsilon0 = epsilon0;
+    return privacy::rdp_to_epsilon(context.orders, propose_test_rdp(o, context.orders), s.delta, s.conversion).epsilon;
+  };
+  // Search x = 1/ε₀: the tuning ε is nonincreasing in x.
+  options.epsilon0 = 1 / smallest_meeting_target([&](double x) { return tuning_epsilon(1 / x); }, 1 / tuning_target,
+                                                 1e12, tuning_target, tuning_budget_name(s));
+  const auto tuning_curve = propose_test_rdp(options, context.orders);
+
+  auto configs = context.configs;
+  const auto final_total = [&](const std::vector<double>& sigmas) {
+    auto with_noise = configs;
+    for (std::size_t i = 0; i < sigmas.size(); ++i) with_noise[i].noise_multiplier = sigmas[i];
+    const auto curve = compose(tuning_curve, uniform_training_rdp(with_noise, context.n(), context.orders));
+    return privacy::rdp_to_epsilon(context.orders, curve, s.delta, s.conversion).epsilon;
+  };
+  const auto per = calibrate_candidate_epsilon(configs, context.n(), s.delta, context.orders, s.conversion,
+                                               final_total, s.target_epsilon, "--target-epsilon");
+  for (std::size_t i = 0; i < configs.size(); ++i) configs[i].noise_multiplier = per.sigmas[i];
+  const auto training_curve = uniform_training_rdp(configs, context.n(), context.orders);
+  const auto total_curve = compose(tuning_curve, training_curve);
+  const auto total = privacy::rdp_to_epsilon(context.orders, total_curve, s.delta, s.conversion);
+
+  // Partitions, each split into training and validation rows.
+  struct Partition {
+    learn::Dataset train, validation;
+  };
+  std::vector<Partition> partitions;
+  for (const auto& rows : uniform_parts(context.rows, s.partitions, *context.source)) {
+    const RowSplit split = bernoulli_rows(rows, s.validation_fraction, *context.source);
+    partitions.push_back({context.data().subset(split.rest), context.data().subset(split.selected)});
+  }
+  const PartitionUtility utility = [&](std::size_t candidate, std::size_t i) {
+    const Partition& p = partitions[i];
+    // An empty part scores 0: a constant, so the sensitivity argument is unchanged.
+    if (p.train.size() == 0 || p.validation.size() == 0) return 0.0;
+    const auto config = extrapolate(configs[candidate], context.n(), p.train.size());
+    const auto res = train_keyed(context.net(), p.train, config, *context.source);
+    return res.diverged ? 0.0 : learn::accuracy(context.net(), res.params, p.validation, context.threads());
+  };
+  const auto result = propose_test_select(configs.size(), utility, options, *context.source);
+
+  auto c = certificate_header(context, total);
+  c["partitions"] = s.partitions;
+  c["granularity"] = json_number(s.granularity);
+  c["utility_floor"] = json_number(s.utility_floor);
+  c["epsilon0"] = json_number(options.epsilon0);
+  c["iterations"] = result.iterations;
+  c["iteration_bound"] = result.iteration_bound;
+  c["utility_reached"] = json_number(result.utility_reached);
+  auto tune = rdp_component("propose-test with doubling (Ding-Wu Alg. 1): iteration_bound x min(eps0, alpha eps0^2/2)",
+                            context.orders, tuning_curve);
+  tune["epsilon0"] = c["epsilon0"];
+  tune["iteration_bound"] = result.iteration_bound;
+  tune["note"] = "the bound 2M-1, M = ceil((1-u0)/g), is data-independent; the observed count is never used";
+  auto train = rdp_component("final training on all rows (max over the candidates' curves)", context.orders,
+                             training_curve);
+  train["per_candidate_epsilon"] = json_number(per.candidate_epsilon);
+  train["noise_multipliers"] = per.sigmas;
+  c["components"] = {tune, train};
+  c["split"] = budget_split(context, tuning_curve, training_curve, total);
+  c["split"]["tuning_share"] = json_number(s.tuning_share);
+
+  if (!result.selected)
+    return finish(context, c, std::nullopt, 0, std::nullopt, std::nullopt, "no candidate passed a test");
+  const std::size_t sel = *result.selected;
+  const auto final_run = train_final(context, configs[sel], context.rows);
+  c["trained_with"] = trained_with(configs[sel], context.n());
+  c["validation_utility_note"] = "the utility level u the doubling reached (released, noisy)";
+  return finish(context, c, sel, configs[sel].noise_multiplier, final_run.params, result.utility_reached, "");
+}
+
+}  // namespace dpareto::select

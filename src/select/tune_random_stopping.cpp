@@ -1,0 +1,142 @@
+// `dpareto tune --method random-stopping|grid`: K runs of uniformly drawn candidates on the
+// training rows minus a validation split, the best run's model released (Papernot & Steinke 2022;
+// Koskela & Kulkarni 2023, Thm 5 and Sec. 4). The two differ only in how σ is set:
+// random-stopping uses one σ for every candidate, grid one σ per (lot size, steps) calibrated to a
+// common per-candidate target. Random stopping needs each run's (model, score) pair to be DP, so
+// the score is a noisy count (tuning_data.hpp) and its pure-DP RDP joins the run's curve.
+#include <algorithm>
+#include <variant>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/privacy/calibration.hpp"
+#include "dpareto/select/tuning_accounting.hpp"
+#include "dpareto/select/tuning_data.hpp"
+#include "tuning_context.hpp"
+
+namespace dpareto::select {
+
+nlohmann::json stopping_description(const StoppingRule& rule) {
+  if (const auto* p = std::get_if<PoissonStopping>(&rule))
+    return {{"distribution", "poisson"}, {"mu", json_number(p->mu)}};
+  const auto& t = std::get<TruncatedNegativeBinomialStopping>(rule);
+  return {{"distribution", "tnb"},
+          {"eta", json_number(t.eta)},
+          {"gamma", json_number(t.gamma)},
+          {"expected_runs", json_number(stopping_mean(rule))}};
+}
+
+// Runs random stopping over `configs` (σ already set) trained on `train`, scored on `validation`.
+RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<learn::TrainConfig>& configs,
+                                      const learn::Dataset& train, const learn::Dataset& validation) {
+  const auto& s = context.settings;
+  RandomStoppingRun out;
+  double best = -2;
+  const CandidateRun run = [&](std::size_t candidate, std::uint64_t) {
+    const auto res = train_keyed(context.net(), train, configs[candidate], *context.source);
+    const double score = res.params.allFinite() ? noisy_accuracy(context.net(), res.params, validation, s.score_epsilon,
+                                                                 context.threads(), *context.source)
+                                                : -1;  // never selected over a finite model
+    if (score > best) {
+      best = score;
+      out.weights = res.params;
+    }
+    out.drawn.push_back(candidate);
+    return score;
+  };
+  out.selection = random_stopping_select(configs.size(), s.stopping, run, *context.source);
+  if (out.selection.selected && best < 0)  // a property of the released pair itself
+    throw Error("random stopping: the selected run's weights are not finite (training diverged); nothing is released");
+  return out;
+}
+
+TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
+  const auto& s = context.settings;
+  const bool grid = s.method == TuningMethod::grid;
+  const RowSplit split = bernoulli_rows(context.rows, s.validation_fraction, *context.source);
+  const int n_train = static_cast<int>(split.rest.size());
+  if (split.selected.empty() || n_train < 1)
+    throw InputError("--validation-fraction " + format_number(s.validation_fraction) + " leaves an empty split of the " +
+                     std::to_string(context.n()) + " training rows");
+  const learn::Dataset train = context.data().subset(split.rest), validation = context.data().subset(split.selected);
+  std::vector<learn::TrainConfig> configs;
+  for (auto c : context.configs) configs.push_back(extrapolate(c, context.n(), n_train));
+
+  const auto tuning_epsilon = [&](const std::vector<learn::TrainConfig>& with_noise) {
+    const auto curve = stopping_rdp(s.stopping, context.orders, scored_run_rdp(with_noise, n_train, s.score_epsilon, context.orders));
+    return privacy::rdp_to_epsilon(context.orders, curve, s.delta, s.conversion).epsilon;
+  };
+  nlohmann::json calibration;
+  if (grid) {
+    const auto per = calibrate_candidate_epsilon(
+        configs, n_train, s.delta, context.orders, s.conversion,
+        [&](const std::vector<double>& sigmas) {
+          auto with_noise = configs;
+          for (std::size_t i = 0; i < sigmas.size(); ++i) with_noise[i].noise_multiplier = sigmas[i];
+          return tuning_epsilon(with_noise);
+        },
+        s.target_epsilon, "--target-epsilon");
+    for (std::size_t i = 0; i < configs.size(); ++i) configs[i].noise_multiplier = per.sigmas[i];
+    calibration = {{"per_candidate_epsilon", json_number(per.candidate_epsilon)},
+                   {"noise_multipliers", per.sigmas},
+                   {"note", "each candidate's sigma is the smallest for which its run alone is (per_candidate_epsilon, "
+                            "delta)-DP (Koskela-Kulkarni Sec. 4.1); per_candidate_epsilon is the largest for which "
+                            "the whole procedure meets the target"}};
+  } else {
+    const double sigma = smallest_meeting_target(
+        [&](double sg) { return tuning_epsilon(with_sigma(configs, sg)); }, privacy::kMinNoiseMultiplier,
+        privacy::kMaxNoiseMultiplier, s.target_epsilon, "--target-epsilon");
+    configs = with_sigma(configs, sigma);
+    calibration = {{"noise_multiplier", json_number(sigma)},
+                   {"note", "every run uses this calibrated noise multiplier; the candidates' own noise_multiplier "
+                            "values are overridden"}};
+  }
+  const auto run_curve = scored_run_rdp(configs, n_train, s.score_epsilon, context.orders);
+  const auto tuning_curve = stopping_rdp(s.stopping, context.orders, run_curve);
+  const auto total = privacy::rdp_to_epsilon(context.orders, tuning_curve, s.delta, s.conversion);
+
+  const auto result = run_random_stopping(context, configs, train, validation);
+
+  auto c = certificate_header(context, total);
+  c["stopping"] = stopping_description(s.stopping);
+  c["runs"] = result.selection.runs;
+  c["drawn_candidates"] = result.drawn;
+  c["calibration"] = calibration;
+  if (!grid) c["noise_multiplier"] = calibration["noise_multiplier"];
+  auto base = rdp_component("dp-training run + noisy score (base mechanism)", context.orders, run_curve);
+  base["sampling"] = privacy::to_string(configs.front().sampling);
+  base["n"] = n_train;
+  if (!grid) base["sigma"] = json_number(configs.front().noise_multiplier);
+  const bool uniform = std::all_of(configs.begin(), configs.end(), [&](const learn::TrainConfig& x) {
+    return x.lot_size == configs.front().lot_size && x.epochs == configs.front().epochs &&
+           x.noise_multiplier == configs.front().noise_multiplier;
+  });
+  if (uniform) {
+    base["q"] = json_number(static_cast<double>(configs.front().lot_size) / n_train);
+    base["steps"] = learn::training_steps(configs.front(), n_train);
+  } else {
+    base["note"] = "pointwise maximum over the candidates' DP-SGD RDP curves (Koskela-Kulkarni Lemma 1)";
+  }
+  base["score_epsilon"] = json_number(s.score_epsilon);
+  auto stop = rdp_component("random stopping (Papernot-Steinke Thm 2/6; Koskela-Kulkarni Thm 5)", context.orders,
+                            tuning_curve);
+  stop["stopping"] = c["stopping"];
+  c["components"] = {base, stop};
+  c["split"] = {{"tuning_epsilon", json_number(total.epsilon)},
+                {"training_epsilon", 0},
+                {"epsilon", json_number(total.epsilon)},
+                {"note", "the released model is the best tuning run's: no separate final training"}};
+  c["validation"] = {{"fraction", json_number(s.validation_fraction)},
+                     {"rows", validation.size()},
+                     {"training_rows", n_train},
+                     {"score_epsilon", json_number(s.score_epsilon)},
+                     {"note", "each run's score is (correct predictions + discrete Laplace(1/score_epsilon)) / rows; "
+                              "validation_utility is the selected run's noisy score"}};
+  const auto sel = result.selection.selected;
+  const double sigma = sel ? configs[*sel].noise_multiplier : 0;
+  if (sel) c["trained_with"] = trained_with(configs[*sel], n_train);
+  return finish(context, c, sel, sigma, sel ? result.weights : std::nullopt,
+                sel ? std::optional<double>(result.selection.best_utility) : std::nullopt, "K = 0");
+}
+
+}  // namespace dpareto::select

@@ -1,0 +1,81 @@
+#pragma once
+// Internal to the select module: what every `dpareto tune` method works from, and the parts of
+// the certificate they share (tuning_pipeline.cpp builds the context and dispatches).
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dpareto/privacy/rdp_conversion.hpp"
+#include "dpareto/privacy/secure_noise.hpp"
+#include "dpareto/select/tuning_pipeline.hpp"
+
+namespace dpareto::select {
+
+struct TuningContext {
+  const problems::DpTrainingProblem& problem;
+  const TuningSettings& settings;
+  const CandidateFile& file;
+  std::vector<space::Params> params;        // the candidates as points of the problem's space
+  std::vector<learn::TrainConfig> configs;  // on all training rows; noise_multiplier is set by each method
+  std::vector<int> rows;                    // 0 .. n−1 of the problem's training split
+  std::unique_ptr<privacy::RandomSource> source;
+  std::vector<double> orders;
+
+  const learn::Network& net() const { return problem.network(); }
+  const learn::Dataset& data() const { return problem.data().train; }
+  int n() const { return static_cast<int>(rows.size()); }
+  int threads() const { return problem.threads(); }
+};
+
+// The methods (one file each).
+TuningOutcome tune_random_stopping_or_grid(TuningContext& context);
+TuningOutcome tune_subsampled(TuningContext& context);
+TuningOutcome tune_propose_test(TuningContext& context);
+TuningOutcome tune_dp_hype(TuningContext& context);
+
+// Random stopping over `configs` (σ set) trained on `train`, each run scored on `validation` by
+// noisy_accuracy; shared by random-stopping, grid and subsampled. Random stopping releases only
+// the best (model, score) pair (Papernot & Steinke 2022), so nothing else about the runs may leave:
+// `drawn` lists the candidates drawn (data-independent), never their scores. A run whose weights
+// are not all finite scores −1 — a function of the run's output, so selection stays post-processing.
+struct RandomStoppingRun {
+  RandomStoppingResult selection;
+  std::optional<Eigen::VectorXf> weights;  // of the selected run
+  std::vector<std::size_t> drawn;          // the candidate of each run, in order
+};
+RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<learn::TrainConfig>& configs,
+                                      const learn::Dataset& train, const learn::Dataset& validation);
+nlohmann::json stopping_description(const StoppingRule& rule);
+
+// {"rows", "lot_size", "epochs", "learning_rate", "noise_multiplier", "clip_norm"}: what the
+// released model was actually trained with (after extrapolation to its row count).
+nlohmann::json trained_with(const learn::TrainConfig& config, int rows);
+
+// {"name": name, "rdp": [[α, ε(α)], ...]}.
+nlohmann::json rdp_component(const std::string& name, const std::vector<double>& orders, const std::vector<double>& rdp);
+
+// The certificate fields every method writes: method, problem, candidates, epsilon, delta, order,
+// conversion, target, randomness.
+nlohmann::json certificate_header(const TuningContext& context, const privacy::EpsilonResult& total);
+
+// {"tuning_share", "tuning_epsilon", "training_epsilon", "epsilon"}: each part converted on its
+// own at the same δ, and the total converted once from the composed curve.
+nlohmann::json budget_split(const TuningContext& context, const std::vector<double>& tuning_rdp,
+                            const std::vector<double>& training_rdp, const privacy::EpsilonResult& total);
+
+// Fills selected / selected_index / validation_utility / test_utility and returns the outcome:
+// with a model when `weights` is given, nothing released otherwise (`why` explains).
+TuningOutcome finish(const TuningContext& context, nlohmann::json certificate, std::optional<std::size_t> selected,
+                     double selected_sigma, std::optional<Eigen::VectorXf> weights,
+                     std::optional<double> validation_utility, const std::string& why);
+
+// "the tuning budget (--tuning-share s × --target-epsilon E)", for error messages.
+std::string tuning_budget_name(const TuningSettings& settings);
+
+// A configuration with its calibrated σ, trained on `rows` with keyed noise: the final model.
+learn::TrainResult train_final(TuningContext& context, learn::TrainConfig config, const std::vector<int>& rows);
+
+}  // namespace dpareto::select
