@@ -39,19 +39,9 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
       1e-3, 1e6, tuning_target, tuning_budget_name(s));
   const auto tuning_curve = vote_curve(options.sigma, VoteNeighbours::record);
 
-  auto configs = context.configs;
-  const auto final_total = [&](const std::vector<double>& sigmas) {
-    auto with_noise = configs;
-    for (std::size_t i = 0; i < sigmas.size(); ++i) with_noise[i].noise_multiplier = sigmas[i];
-    const auto curve = compose(tuning_curve, uniform_training_rdp(with_noise, context.n(), context.orders));
-    return privacy::rdp_to_epsilon(context.orders, curve, s.delta, s.conversion).epsilon;
-  };
-  const auto per = calibrate_candidate_epsilon(configs, context.n(), s.delta, context.orders, s.conversion,
-                                               final_total, s.target_epsilon, "--target-epsilon");
-  for (std::size_t i = 0; i < configs.size(); ++i) configs[i].noise_multiplier = per.sigmas[i];
-  const auto training_curve = uniform_training_rdp(configs, context.n(), context.orders);
-  const auto total = privacy::rdp_to_epsilon(context.orders, compose(tuning_curve, training_curve), s.delta,
-                                             s.conversion);
+  const FinalTraining final_training = calibrate_final_training(context, tuning_curve);
+  const auto& configs = final_training.configs;
+  const auto& total = final_training.total;
 
   const auto clients = s.client_split == ClientSplit::iid
                            ? uniform_parts(context.rows, s.clients, *context.source)
@@ -88,12 +78,8 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
           .epsilon);
   vote["client_level_note"] = "alpha k / (2 sigma^2): the guarantee for adding or removing a whole client "
                               "(Liebenow et al. Thm 4.1), independent of the number of candidates";
-  auto train = rdp_component("final training on the pooled rows (max over the candidates' curves)", context.orders,
-                             training_curve);
-  train["per_candidate_epsilon"] = json_number(per.candidate_epsilon);
-  train["noise_multipliers"] = per.sigmas;
-  c["components"] = {vote, train};
-  c["split"] = budget_split(context, tuning_curve, training_curve, total);
+  c["components"] = {vote, final_training_component(context, final_training)};
+  c["split"] = budget_split(context, tuning_curve, final_training.training_rdp, total);
   c["split"]["tuning_share"] = json_number(s.tuning_share);
   c["validation_utility_note"] = "DP-HYPE releases votes, not a utility";
 

@@ -36,19 +36,9 @@ TuningOutcome tune_propose_test(TuningContext& context) {
                                                  1e12, tuning_target, tuning_budget_name(s));
   const auto tuning_curve = propose_test_rdp(options, context.orders);
 
-  auto configs = context.configs;
-  const auto final_total = [&](const std::vector<double>& sigmas) {
-    auto with_noise = configs;
-    for (std::size_t i = 0; i < sigmas.size(); ++i) with_noise[i].noise_multiplier = sigmas[i];
-    const auto curve = compose(tuning_curve, uniform_training_rdp(with_noise, context.n(), context.orders));
-    return privacy::rdp_to_epsilon(context.orders, curve, s.delta, s.conversion).epsilon;
-  };
-  const auto per = calibrate_candidate_epsilon(configs, context.n(), s.delta, context.orders, s.conversion,
-                                               final_total, s.target_epsilon, "--target-epsilon");
-  for (std::size_t i = 0; i < configs.size(); ++i) configs[i].noise_multiplier = per.sigmas[i];
-  const auto training_curve = uniform_training_rdp(configs, context.n(), context.orders);
-  const auto total_curve = compose(tuning_curve, training_curve);
-  const auto total = privacy::rdp_to_epsilon(context.orders, total_curve, s.delta, s.conversion);
+  const FinalTraining final_training = calibrate_final_training(context, tuning_curve);
+  const auto& configs = final_training.configs;
+  const auto& total = final_training.total;
 
   // Partitions, each split into training and validation rows.
   struct Partition {
@@ -82,12 +72,8 @@ TuningOutcome tune_propose_test(TuningContext& context) {
   tune["epsilon0"] = c["epsilon0"];
   tune["iteration_bound"] = result.iteration_bound;
   tune["note"] = "the bound 2M-1, M = ceil((1-u0)/g), is data-independent; the observed count is never used";
-  auto train = rdp_component("final training on all rows (max over the candidates' curves)", context.orders,
-                             training_curve);
-  train["per_candidate_epsilon"] = json_number(per.candidate_epsilon);
-  train["noise_multipliers"] = per.sigmas;
-  c["components"] = {tune, train};
-  c["split"] = budget_split(context, tuning_curve, training_curve, total);
+  c["components"] = {tune, final_training_component(context, final_training)};
+  c["split"] = budget_split(context, tuning_curve, final_training.training_rdp, total);
   c["split"]["tuning_share"] = json_number(s.tuning_share);
 
   if (!result.selected)

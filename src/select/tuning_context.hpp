@@ -75,6 +75,21 @@ TuningOutcome finish(const TuningContext& context, nlohmann::json certificate, s
 // "the tuning budget (--tuning-share s × --target-epsilon E)", for error messages.
 std::string tuning_budget_name(const TuningSettings& settings);
 
+// The final training after a tuning step with curve `tuning_rdp` (propose-test, dp-hype): every
+// candidate's σ on all rows, calibrated to the largest common per-candidate ε_c for which tuning +
+// the candidates' uniform training curve, composed and converted once, meets the target.
+struct FinalTraining {
+  std::vector<learn::TrainConfig> configs;  // the context's, σ set
+  double candidate_epsilon = 0;
+  std::vector<double> sigmas;
+  std::vector<double> training_rdp;
+  privacy::EpsilonResult total{};
+};
+FinalTraining calibrate_final_training(const TuningContext& context, const std::vector<double>& tuning_rdp);
+
+// The certificate component of that training.
+nlohmann::json final_training_component(const TuningContext& context, const FinalTraining& final_training);
+
 // A configuration with its calibrated σ, trained on `rows` with keyed noise: the final model.
 learn::TrainResult train_final(TuningContext& context, learn::TrainConfig config, const std::vector<int>& rows);
 

@@ -7,6 +7,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
+#include "dpareto/select/tuning_accounting.hpp"
 #include "dpareto/select/tuning_data.hpp"
 #include "tuning_context.hpp"
 
@@ -129,7 +130,7 @@ nlohmann::json certificate_header(const TuningContext& context, const privacy::E
       std::string("every decision, row split and training seed comes from the ") +
       (seeded ? "ChaCha20 stream of --seed" : "OS CSPRNG (getrandom)") +
       "; the DP-SGD Gaussian noise is the ChaCha20 keystream under a 256-bit key drawn from it, "
-      "turned into normals in double precision (docs/learn.md)";
+      "turned into continuous normals in double precision (floating-point noise: see the caveat in docs/learn.md)";
   return c;
 }
 
@@ -183,6 +184,40 @@ TuningOutcome finish(const TuningContext& context, nlohmann::json c, std::option
   out.certificate = c;
   out.weights = std::move(weights);
   return out;
+}
+
+FinalTraining calibrate_final_training(const TuningContext& context, const std::vector<double>& tuning_rdp) {
+  const auto& s = context.settings;
+  const auto with_sigmas = [&](const std::vector<double>& sigmas) {
+    auto configs = context.configs;
+    for (std::size_t i = 0; i < sigmas.size(); ++i) configs[i].noise_multiplier = sigmas[i];
+    return configs;
+  };
+  const auto total_of = [&](const std::vector<double>& training_rdp) {
+    return privacy::rdp_to_epsilon(context.orders, compose(tuning_rdp, training_rdp), s.delta, s.conversion);
+  };
+  const auto per = calibrate_candidate_epsilon(
+      context.configs, context.n(), s.delta, context.orders, s.conversion,
+      [&](const std::vector<double>& sigmas) {
+        return total_of(uniform_training_rdp(with_sigmas(sigmas), context.n(), context.orders)).epsilon;
+      },
+      s.target_epsilon, "--target-epsilon");
+  FinalTraining f;
+  f.configs = with_sigmas(per.sigmas);
+  f.candidate_epsilon = per.candidate_epsilon;
+  f.sigmas = per.sigmas;
+  f.training_rdp = uniform_training_rdp(f.configs, context.n(), context.orders);
+  f.total = total_of(f.training_rdp);
+  return f;
+}
+
+nlohmann::json final_training_component(const TuningContext& context, const FinalTraining& f) {
+  auto c = rdp_component("final training on all rows (max over the candidates' curves)", context.orders,
+                         f.training_rdp);
+  c["per_candidate_epsilon"] = json_number(f.candidate_epsilon);
+  c["noise_multipliers"] = f.sigmas;
+  c["note"] = "the final run is chosen privately, so its curve is bounded uniformly over the candidates";
+  return c;
 }
 
 std::string tuning_budget_name(const TuningSettings& settings) {
