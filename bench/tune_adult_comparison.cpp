@@ -25,8 +25,12 @@
 // Writes OUT_CSV (the summary), and beside it <stem>_runs.csv (one row per run) and
 // <stem>_oracle.csv (one row per candidate and ε).
 // Run 0's certificate of every (method, ε) is kept in <dir>/certificates/ for inspection.
-// Usage: bench_tune_adult_comparison [OUT_CSV] [runs] [epsilons] [workers] [threads] [data_dir]
-//        (defaults: out/tune_adult/summary.csv, 10, 0.5,1,2,4, 2, 1, the problems' default data dir)
+// Usage: bench_tune_adult_comparison [OUT_CSV] [runs] [epsilons] [workers] [threads] [data_dir] [flags]
+//        (defaults: out/tune_adult/summary.csv, 10, 0.5,1,2,4, 2, 1, the problems' default data dir
+//        ("" keeps it), the fixed flags below). `flags` overrides them for a sensitivity study, e.g.
+//        "methods=grid,random-stopping;mu=20;score_epsilon=0.03" (keys: methods, mu, score_epsilon,
+//        validation_fraction, subsample_rate, tuning_share, partitions, granularity, utility_floor,
+//        clients, top_k).
 // `workers` tuning runs go at once, each training with `threads` threads (the problem option); for
 // this small model two single-threaded runs at once are about twice as fast as one run on 2 threads.
 #include <algorithm>
@@ -139,6 +143,7 @@ int main(int argc, char** argv) {
   const int workers = std::max(1, argc > 4 ? std::atoi(argv[4]) : 2);
   const std::string threads = argc > 5 ? argv[5] : "1";
   const std::string data_dir = argc > 6 ? argv[6] : "";
+  const std::string flags = argc > 7 ? argv[7] : "";
   const auto wall_start = std::chrono::steady_clock::now();
 
   problems::ProblemOptions options{{"sampling", "poisson"}, {"threads", threads}, {"repeats", "1"}};
@@ -242,13 +247,13 @@ int main(int argc, char** argv) {
   base.score_epsilon = 0.1;
   base.stopping = select::PoissonStopping{10};  // μ = 10: P(a given candidate is never run) = e^{-10/8} ≈ 0.29
   base.subsample_rate = 0.1;
-  base.tuning_share = 0.25;
+  base.tuning_share = 0.25;  // the final training decides the accuracy; RDP composition makes the tuning cheap
   base.partitions = 10;
-  base.granularity = 0.02;
+  base.granularity = 0.02;   // with u₀ = 0.5 (chance level of a binary task): 2M − 1 = 49 iterations, not 199
   base.utility_floor = 0.5;
   base.clients = 10;
   base.top_k = 1;
-  const std::vector<Method> methods = {
+  std::vector<Method> methods = {
       {"random-stopping", select::TuningMethod::random_stopping},
       {"grid", select::TuningMethod::grid},
       {"subsampled-v1", select::TuningMethod::subsampled, 1},
@@ -256,6 +261,52 @@ int main(int argc, char** argv) {
       {"propose-test", select::TuningMethod::propose_test},
       {"dp-hype", select::TuningMethod::dp_hype},
   };
+  {
+    std::stringstream ss(flags);
+    std::string item;
+    while (std::getline(ss, item, ';')) {
+      if (item.empty()) continue;
+      const auto eq = item.find('=');
+      const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+      if (key == "methods") {
+        std::vector<Method> kept;
+        std::stringstream names(value);
+        std::string name;
+        while (std::getline(names, name, ','))
+          for (const auto& m : methods)
+            if (m.label == name) kept.push_back(m);
+        methods = kept;
+      } else if (key == "mu") {
+        base.stopping = select::PoissonStopping{std::stod(value)};
+      } else if (key == "score_epsilon") {
+        base.score_epsilon = std::stod(value);
+      } else if (key == "validation_fraction") {
+        base.validation_fraction = std::stod(value);
+      } else if (key == "subsample_rate") {
+        base.subsample_rate = std::stod(value);
+      } else if (key == "tuning_share") {
+        base.tuning_share = std::stod(value);
+      } else if (key == "partitions") {
+        base.partitions = std::stoul(value);
+      } else if (key == "granularity") {
+        base.granularity = std::stod(value);
+      } else if (key == "utility_floor") {
+        base.utility_floor = std::stod(value);
+      } else if (key == "clients") {
+        base.clients = std::stoul(value);
+      } else if (key == "top_k") {
+        base.top_k = std::stoul(value);
+      } else {
+        std::printf("unknown flag '%s' in '%s'\n", key.c_str(), flags.c_str());
+        return 2;
+      }
+    }
+  }
+  std::printf("\nflags: mu %g, score_epsilon %g, validation_fraction %g, subsample_rate %g, tuning_share %g, "
+              "partitions %zu, granularity %g, utility_floor %g, clients %zu, top_k %zu\n",
+              std::get<select::PoissonStopping>(base.stopping).mu, base.score_epsilon, base.validation_fraction,
+              base.subsample_rate, base.tuning_share, base.partitions, base.granularity, base.utility_floor,
+              base.clients, base.top_k);
 
   std::ofstream runs_csv(sibling("_runs.csv"));
   runs_csv << "method,epsilon,run,released,selected_candidate,test_accuracy,certificate_epsilon,tuning_epsilon,"
@@ -263,19 +314,20 @@ int main(int argc, char** argv) {
   struct Row {
     std::string method;
     double epsilon, mean_acc, se, gap_pp, selection_pp, budget_pp, cert_eps, train_eps, tune_eps, sigma, seconds;
-    int not_released;
+    int not_released, failed;
     std::vector<int> picks;
   };
   std::vector<Row> rows;
   for (double eps : epsilons) {
     for (const auto& m : methods) {
-      Row row{m.label, eps, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, std::vector<int>(kCandidates.size(), 0)};
+      Row row{m.label, eps, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, std::vector<int>(kCandidates.size(), 0)};
       std::vector<double> acc, selected_oracle, cert_eps, train_eps, tune_eps, sigmas;
       const auto method_start = std::chrono::steady_clock::now();
       // The runs, `workers` at a time; each writes only its own slot.
       struct Slot {
         double accuracy = 0, seconds = 0;
         int picked = -1;
+        bool failed = false;  // tune threw: the target is unreachable, or the final run diverged
         std::string note;
         nlohmann::json cert;
       };
@@ -301,6 +353,7 @@ int main(int argc, char** argv) {
             out.note = out.cert.value("note", std::string("nothing released"));
           }
         } catch (const std::exception& e) {
+          out.failed = true;
           out.note = e.what();  // e.g. the final run diverged: nothing released
         }
         out.seconds = seconds_since(run_start);
@@ -322,6 +375,7 @@ int main(int argc, char** argv) {
         const int picked = slot.picked;
         const nlohmann::json& cert = slot.cert;
         std::string note = slot.note;
+        row.failed += slot.failed;
         acc.push_back(a);
         if (picked >= 0) {
           ++row.picks[static_cast<std::size_t>(picked)];
@@ -359,32 +413,39 @@ int main(int argc, char** argv) {
       row.sigma = sigmas.empty() ? NAN : mean(sigmas);
       row.seconds = seconds_since(method_start);
       rows.push_back(row);
-      std::printf("eps %-4g %-16s acc %.4f +- %.4f  gap %6.2f pp (selection %5.2f, budget %5.2f)  none %d/%d  "
+      std::printf("eps %-4g %-16s acc %.4f +- %.4f  gap %6.2f pp (selection %5.2f, budget %5.2f)  none %d/%d "
+                  "(failed %d)  "
                   "cert eps %.4f  tuning eps %.4f  training eps %.4f  released sigma %.3f  picks",
                   eps, m.label.c_str(), row.mean_acc, row.se, row.gap_pp, row.selection_pp, row.budget_pp,
-                  row.not_released, runs, row.cert_eps, row.tune_eps, row.train_eps, row.sigma);
+                  row.not_released, runs, row.failed, row.cert_eps, row.tune_eps, row.train_eps, row.sigma);
       for (int p : row.picks) std::printf(" %d", p);
       std::printf("  (%.1f s)\n", row.seconds);
+      for (const auto& slot : slots)
+        if (slot.failed) {
+          std::printf("         %d run(s) failed, e.g.: %s\n", row.failed, slot.note.c_str());
+          break;
+        }
       std::fflush(stdout);
     }
   }
 
   std::ofstream csv(out_csv);
-  csv << "method,epsilon,mean_accuracy,std_error,gap_pp,not_released,runs,selection_loss_pp,budget_loss_pp,"
+  csv << "method,epsilon,mean_accuracy,std_error,gap_pp,not_released,failed,runs,selection_loss_pp,budget_loss_pp,"
          "certificate_epsilon,tuning_epsilon,training_epsilon,released_sigma,picks,seconds\n";
-  std::printf("\nmethod,epsilon,mean_accuracy,std_error,gap_pp,not_released\n");
+  std::printf("\nmethod,epsilon,mean_accuracy,std_error,gap_pp,not_released,failed\n");
   for (double eps : epsilons) {
-    csv << "oracle," << eps << ',' << oracle_best[eps] << ',' << oracle_best_se[eps] << ",0,0," << runs << ",0,0,"
+    csv << "oracle," << eps << ',' << oracle_best[eps] << ',' << oracle_best_se[eps] << ",0,0,0," << runs << ",0,0,"
         << eps << ",0," << eps << ",," << "candidate " << oracle_arg[eps] << ",\n";
-    std::printf("oracle,%g,%.4f,%.4f,0.00,0\n", eps, oracle_best[eps], oracle_best_se[eps]);
+    std::printf("oracle,%g,%.4f,%.4f,0.00,0,0\n", eps, oracle_best[eps], oracle_best_se[eps]);
     for (const auto& r : rows) {
       if (r.epsilon != eps) continue;
       std::string picks;
       for (std::size_t i = 0; i < r.picks.size(); ++i) picks += (i ? " " : "") + std::to_string(r.picks[i]);
       csv << r.method << ',' << eps << ',' << r.mean_acc << ',' << r.se << ',' << r.gap_pp << ',' << r.not_released
-          << ',' << runs << ',' << r.selection_pp << ',' << r.budget_pp << ',' << r.cert_eps << ',' << r.tune_eps << ','
+          << ',' << r.failed << ',' << runs << ',' << r.selection_pp << ',' << r.budget_pp << ',' << r.cert_eps << ',' << r.tune_eps << ','
           << r.train_eps << ',' << r.sigma << ',' << picks << ',' << r.seconds << '\n';
-      std::printf("%s,%g,%.4f,%.4f,%.2f,%d\n", r.method.c_str(), eps, r.mean_acc, r.se, r.gap_pp, r.not_released);
+      std::printf("%s,%g,%.4f,%.4f,%.2f,%d,%d\n", r.method.c_str(), eps, r.mean_acc, r.se, r.gap_pp, r.not_released,
+                  r.failed);
     }
   }
   std::printf("\nwrote %s, %s, %s\n", out_csv.string().c_str(), sibling("_runs.csv").c_str(),
