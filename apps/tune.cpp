@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "cli_options.hpp"
@@ -18,9 +19,12 @@
 namespace dpareto::apps {
 namespace {
 
-select::StoppingRule stopping_rule(const po::variables_map& vm) {
+std::optional<select::StoppingRule> stopping_rule(const po::variables_map& vm) {
   const std::string distribution = vm["distribution"].as<std::string>();
-  if (distribution == "poisson") return select::PoissonStopping{vm["mu"].as<double>()};
+  if (distribution == "poisson") {
+    if (!vm.count("mu")) return std::nullopt;  // the default μ
+    return select::PoissonStopping{vm["mu"].as<double>()};
+  }
   if (distribution == "tnb") {
     if (!vm.count("eta") || !vm.count("gamma")) throw InputError("--distribution tnb needs --eta and --gamma");
     return select::TruncatedNegativeBinomialStopping{vm["eta"].as<double>(), vm["gamma"].as<double>()};
@@ -36,7 +40,7 @@ select::TuningSettings tuning_settings(const po::variables_map& vm) {
   s.conversion = privacy::parse_conversion(vm["conversion"].as<std::string>(), "--conversion");
   if (vm.count("seed")) s.seed = vm["seed"].as<std::uint64_t>();
   s.validation_fraction = vm["validation-fraction"].as<double>();
-  s.score_epsilon = vm["score-epsilon"].as<double>();
+  if (vm.count("score-epsilon")) s.score_epsilon = vm["score-epsilon"].as<double>();
   s.stopping = stopping_rule(vm);
   s.subsample_rate = vm["subsample-rate"].as<double>();
   s.subsampled_variant = vm["variant"].as<int>();
@@ -76,9 +80,10 @@ int run_tune(int argc, char** argv) {
       "out", po::value<std::string>()->required(), "output directory (model.bin, certificate.json)");
   po::options_description stopping("random-stopping, grid, subsampled");
   stopping.add_options()("distribution", po::value<std::string>()->default_value("poisson"), "law of the number of runs K: poisson or tnb")(
-      "mu", po::value<double>()->default_value(5.0), "poisson: mean of K, > 0")(
+      "mu", po::value<double>(), "poisson: mean of K, > 0 (default 2.5 x candidates)")(
       "eta", po::value<double>(), "tnb: eta > -1 (1: geometric, 0: logarithmic)")("gamma", po::value<double>(), "tnb: gamma in (0, 1)")(
-      "score-epsilon", po::value<double>()->default_value(0.1), "epsilon of each run's noisy validation score (discrete Laplace)")(
+      "score-epsilon", po::value<double>(), "epsilon of each run's noisy validation score (discrete Laplace; default: "
+                                             "noise std 0.5 pp of accuracy, sqrt(2)/(0.005 rows), at most target/10)")(
       "subsample-rate", po::value<double>()->default_value(0.1), "subsampled: Poisson rate q of the tuning subsample X1")(
       "variant", po::value<int>()->default_value(1), "subsampled: 1 = final training on X minus X1, 2 = on X");
   po::options_description retrain("propose-test, dp-hype");

@@ -244,8 +244,8 @@ int main(int argc, char** argv) {
   select::TuningSettings base;
   base.delta = kDelta;
   base.validation_fraction = 0.2;
-  base.score_epsilon = 0.1;
-  base.stopping = select::PoissonStopping{10};  // μ = 10: P(a given candidate is never run) = e^{-10/8} ≈ 0.29
+  // μ and the score ε_s: the library defaults (select::effective_stopping / effective_score_epsilon:
+  // μ = 2.5 × candidates, ε_s = √2/(0.005 · validation rows) capped at ε/10).
   base.subsample_rate = 0.1;
   base.tuning_share = 0.25;  // the final training decides the accuracy; RDP composition makes the tuning cheap
   base.partitions = 10;
@@ -302,9 +302,11 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::printf("\nflags: mu %g, score_epsilon %g, validation_fraction %g, subsample_rate %g, tuning_share %g, "
+  const auto shown = [](bool set, double v) { return set ? std::to_string(v) : std::string("default"); };
+  std::printf("\nflags: mu %s, score_epsilon %s, validation_fraction %g, subsample_rate %g, tuning_share %g, "
               "partitions %zu, granularity %g, utility_floor %g, clients %zu, top_k %zu\n",
-              std::get<select::PoissonStopping>(base.stopping).mu, base.score_epsilon, base.validation_fraction,
+              shown(base.stopping.has_value(), base.stopping ? std::get<select::PoissonStopping>(*base.stopping).mu : 0).c_str(),
+              shown(base.score_epsilon.has_value(), base.score_epsilon.value_or(0)).c_str(), base.validation_fraction,
               base.subsample_rate, base.tuning_share, base.partitions, base.granularity, base.utility_floor,
               base.clients, base.top_k);
 

@@ -229,6 +229,13 @@ BigInt uniform_below(RandomSource& source, const BigInt& bound) {
   }
 }
 
+std::vector<std::size_t> uniform_permutation(std::size_t n, RandomSource& source) {
+  std::vector<std::size_t> p(n);
+  for (std::size_t i = 0; i < n; ++i) p[i] = i;
+  for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[static_cast<std::size_t>(uniform_below(source, BigInt(i)))]);
+  return p;
+}
+
 bool bernoulli(RandomSource& source, const Rational& p) {
   return uniform_below(source, p.den) < p.num;
 }

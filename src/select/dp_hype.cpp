@@ -25,7 +25,7 @@ void check_options(const DpHypeOptions& options) {
 
 }  // namespace
 
-std::vector<std::uint8_t> top_k_vote(std::span<const double> losses, std::size_t k) {
+std::vector<std::uint8_t> top_k_vote(std::span<const double> losses, std::size_t k, privacy::RandomSource* tie_break) {
   if (k == 0 || k > losses.size()) {
     throw InputError("DP-HYPE top-k = " + std::to_string(k) + " must be in [1, " + std::to_string(losses.size()) + "]");
   }
@@ -34,6 +34,7 @@ std::vector<std::uint8_t> top_k_vote(std::span<const double> losses, std::size_t
   }
   std::vector<std::size_t> order(losses.size());
   std::iota(order.begin(), order.end(), 0);
+  if (tie_break != nullptr) order = privacy::uniform_permutation(losses.size(), *tie_break);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return losses[a] < losses[b]; });
   std::vector<std::uint8_t> vote(losses.size(), 0);
   for (std::size_t i = 0; i < k; ++i) vote[order[i]] = 1;
@@ -60,7 +61,7 @@ DpHypeOutcome dp_hype_select(const std::vector<std::vector<double>>& client_loss
       throw InputError("DP-HYPE client " + std::to_string(client) + " has " + std::to_string(client_losses[client].size()) +
                        " losses, expected " + std::to_string(p));
     }
-    const auto vote = top_k_vote(client_losses[client], options.top_k);
+    const auto vote = top_k_vote(client_losses[client], options.top_k, &noise);
     for (std::size_t c = 0; c < p; ++c) {
       values[c] = vote[c] * scale + privacy::discrete_gaussian(noise, client_variance);
     }

@@ -57,13 +57,19 @@ TuningOutcome tune_propose_test(TuningContext& context) {
     const auto res = train_keyed(context.net(), p.train, config, *context.source);
     return res.diverged ? 0.0 : learn::accuracy(context.net(), res.params, p.validation, context.threads());
   };
-  const auto result = propose_test_select(configs.size(), utility, options, *context.source);
+  // Alg. 1 keeps the first candidate that passes a test, so walk them in a random order (drawn
+  // independently of the data): the file's order must not favour a candidate.
+  const auto order = privacy::uniform_permutation(configs.size(), *context.source);
+  auto result = propose_test_select(
+      configs.size(), [&](std::size_t s, std::size_t i) { return utility(order[s], i); }, options, *context.source);
+  if (result.selected) result.selected = order[*result.selected];
 
   auto c = certificate_header(context, total);
   c["partitions"] = s.partitions;
   c["granularity"] = json_number(s.granularity);
   c["utility_floor"] = json_number(s.utility_floor);
   c["epsilon0"] = json_number(options.epsilon0);
+  c["candidate_order"] = order;
   c["iterations"] = result.iterations;
   c["iteration_bound"] = result.iteration_bound;
   c["utility_reached"] = json_number(result.utility_reached);

@@ -28,13 +28,13 @@ nlohmann::json stopping_description(const StoppingRule& rule) {
 
 // Runs random stopping over `configs` (σ already set) trained on `train`, scored on `validation`.
 RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<learn::TrainConfig>& configs,
-                                      const learn::Dataset& train, const learn::Dataset& validation) {
-  const auto& s = context.settings;
+                                      const learn::Dataset& train, const learn::Dataset& validation,
+                                      const StoppingRule& stopping, double score_epsilon) {
   RandomStoppingRun out;
   double best = -2;
   const CandidateRun run = [&](std::size_t candidate, std::uint64_t) {
     const auto res = train_keyed(context.net(), train, configs[candidate], *context.source);
-    const double score = res.params.allFinite() ? noisy_accuracy(context.net(), res.params, validation, s.score_epsilon,
+    const double score = res.params.allFinite() ? noisy_accuracy(context.net(), res.params, validation, score_epsilon,
                                                                  context.threads(), *context.source)
                                                 : -1;  // never selected over a finite model
     if (score > best) {
@@ -44,7 +44,7 @@ RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<
     out.drawn.push_back(candidate);
     return score;
   };
-  out.selection = random_stopping_select(configs.size(), s.stopping, run, *context.source);
+  out.selection = random_stopping_select(configs.size(), stopping, run, *context.source);
   if (out.selection.selected && best < 0)  // a property of the released pair itself
     throw Error("random stopping: the selected run's weights are not finite (training diverged); nothing is released");
   return out;
@@ -61,9 +61,11 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
   const learn::Dataset train = context.data().subset(split.rest), validation = context.data().subset(split.selected);
   std::vector<learn::TrainConfig> configs;
   for (auto c : context.configs) configs.push_back(extrapolate(c, context.n(), n_train));
+  const StoppingRule stopping = effective_stopping(s, configs.size());
+  const double score_epsilon = effective_score_epsilon(s, validation.size());
 
   const auto tuning_epsilon = [&](const std::vector<learn::TrainConfig>& with_noise) {
-    const auto curve = stopping_rdp(s.stopping, context.orders, scored_run_rdp(with_noise, n_train, s.score_epsilon, context.orders));
+    const auto curve = stopping_rdp(stopping, context.orders, scored_run_rdp(with_noise, n_train, score_epsilon, context.orders));
     return privacy::rdp_to_epsilon(context.orders, curve, s.delta, s.conversion).epsilon;
   };
   nlohmann::json calibration;
@@ -91,14 +93,14 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
                    {"note", "every run uses this calibrated noise multiplier; the candidates' own noise_multiplier "
                             "values are overridden"}};
   }
-  const auto run_curve = scored_run_rdp(configs, n_train, s.score_epsilon, context.orders);
-  const auto tuning_curve = stopping_rdp(s.stopping, context.orders, run_curve);
+  const auto run_curve = scored_run_rdp(configs, n_train, score_epsilon, context.orders);
+  const auto tuning_curve = stopping_rdp(stopping, context.orders, run_curve);
   const auto total = privacy::rdp_to_epsilon(context.orders, tuning_curve, s.delta, s.conversion);
 
-  const auto result = run_random_stopping(context, configs, train, validation);
+  const auto result = run_random_stopping(context, configs, train, validation, stopping, score_epsilon);
 
   auto c = certificate_header(context, total);
-  c["stopping"] = stopping_description(s.stopping);
+  c["stopping"] = stopping_description(stopping);
   c["runs"] = result.selection.runs;
   c["drawn_candidates"] = result.drawn;
   c["calibration"] = calibration;
@@ -117,7 +119,7 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
   } else {
     base["note"] = "pointwise maximum over the candidates' DP-SGD RDP curves (Koskela-Kulkarni Lemma 1)";
   }
-  base["score_epsilon"] = json_number(s.score_epsilon);
+  base["score_epsilon"] = json_number(score_epsilon);
   auto stop = rdp_component("random stopping (Papernot-Steinke Thm 2/6; Koskela-Kulkarni Thm 5)", context.orders,
                             tuning_curve);
   stop["stopping"] = c["stopping"];
@@ -129,7 +131,7 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
   c["validation"] = {{"fraction", json_number(s.validation_fraction)},
                      {"rows", validation.size()},
                      {"training_rows", n_train},
-                     {"score_epsilon", json_number(s.score_epsilon)},
+                     {"score_epsilon", json_number(score_epsilon)},
                      {"note", "each run's score is (correct predictions + discrete Laplace(1/score_epsilon)) / rows; "
                               "validation_utility is the selected run's noisy score"}};
   const auto sel = result.selection.selected;

@@ -37,11 +37,11 @@ std::vector<double> by_order(const std::vector<double>& curve) {
 
 SubsampledCurves subsampled_curves(const TuningContext& context, const std::vector<learn::TrainConfig>& tuning,
                                    int tuning_rows, const std::vector<learn::TrainConfig>& final_configs,
-                                   int final_rows) {
+                                   int final_rows, const StoppingRule& stopping, double score_epsilon) {
   const auto& s = context.settings;
   SubsampledCurves c;
-  c.run = scored_run_rdp(tuning, tuning_rows, s.score_epsilon, context.orders);
-  c.tuning = stopping_rdp(s.stopping, context.orders, c.run);
+  c.run = scored_run_rdp(tuning, tuning_rows, score_epsilon, context.orders);
+  c.tuning = stopping_rdp(stopping, context.orders, c.run);
   c.training = uniform_training_rdp(final_configs, final_rows, context.orders);
   if (s.subsampled_variant == 1)
     c.total = privacy::subsampled_tuning_rdp(context.orders, by_order(c.tuning), by_order(c.training), s.subsample_rate);
@@ -73,24 +73,27 @@ TuningOutcome tune_subsampled(TuningContext& context) {
     tuning.push_back(extrapolate(c, context.n(), m));
     final_configs.push_back(extrapolate(c, context.n(), n_final));
   }
+  const StoppingRule stopping = effective_stopping(s, tuning.size());
+  const double score_epsilon = effective_score_epsilon(s, static_cast<int>(inside.selected.size()));
   const auto total_epsilon = [&](double sigma) {
-    const auto curves = subsampled_curves(context, with_sigma(tuning, sigma), m, with_sigma(final_configs, sigma), n_final);
+    const auto curves = subsampled_curves(context, with_sigma(tuning, sigma), m, with_sigma(final_configs, sigma), n_final,
+                                          stopping, score_epsilon);
     return privacy::rdp_to_epsilon(context.orders, curves.total, s.delta, s.conversion).epsilon;
   };
   const double sigma = smallest_meeting_target(total_epsilon, privacy::kMinNoiseMultiplier,
                                                privacy::kMaxNoiseMultiplier, s.target_epsilon, "--target-epsilon");
   tuning = with_sigma(tuning, sigma);
   final_configs = with_sigma(final_configs, sigma);
-  const auto curves = subsampled_curves(context, tuning, m, final_configs, n_final);
+  const auto curves = subsampled_curves(context, tuning, m, final_configs, n_final, stopping, score_epsilon);
   const auto total = privacy::rdp_to_epsilon(context.orders, curves.total, s.delta, s.conversion);
 
   const learn::Dataset train = context.data().subset(inside.rest), validation = context.data().subset(inside.selected);
-  const auto result = run_random_stopping(context, tuning, train, validation);
+  const auto result = run_random_stopping(context, tuning, train, validation, stopping, score_epsilon);
 
   auto c = certificate_header(context, total);
   c["variant"] = s.subsampled_variant;
   c["subsample_rate"] = json_number(s.subsample_rate);
-  c["stopping"] = stopping_description(s.stopping);
+  c["stopping"] = stopping_description(stopping);
   c["noise_multiplier"] = json_number(sigma);
   c["runs"] = result.selection.runs;
   c["drawn_candidates"] = result.drawn;
@@ -99,7 +102,7 @@ TuningOutcome tune_subsampled(TuningContext& context) {
                {"tuning_validation", inside.selected.size()},
                {"final_training", n_final}};
   auto run = rdp_component("tuning run on X1: dp-training + noisy score", context.orders, curves.run);
-  run["score_epsilon"] = json_number(s.score_epsilon);
+  run["score_epsilon"] = json_number(score_epsilon);
   auto tune = rdp_component("random stopping on X1 (Papernot-Steinke; Koskela-Kulkarni Thm 5)", context.orders,
                             curves.tuning);
   tune["stopping"] = c["stopping"];

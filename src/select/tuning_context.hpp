@@ -47,7 +47,8 @@ struct RandomStoppingRun {
   std::vector<std::size_t> drawn;          // the candidate of each run, in order
 };
 RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<learn::TrainConfig>& configs,
-                                      const learn::Dataset& train, const learn::Dataset& validation);
+                                      const learn::Dataset& train, const learn::Dataset& validation,
+                                      const StoppingRule& stopping, double score_epsilon);
 nlohmann::json stopping_description(const StoppingRule& rule);
 
 // {"rows", "lot_size", "epochs", "learning_rate", "noise_multiplier", "clip_norm"}: what the

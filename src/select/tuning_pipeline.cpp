@@ -41,12 +41,21 @@ const char* to_string(TuningMethod method) {
   return "?";
 }
 
+StoppingRule effective_stopping(const TuningSettings& settings, std::size_t candidates) {
+  return settings.stopping ? *settings.stopping : StoppingRule(PoissonStopping{2.5 * static_cast<double>(candidates)});
+}
+
+double effective_score_epsilon(const TuningSettings& settings, int validation_rows) {
+  if (settings.score_epsilon) return *settings.score_epsilon;
+  return std::min(std::sqrt(2.0) / (0.005 * validation_rows), 0.1 * settings.target_epsilon);
+}
+
 void check_tuning_settings(const TuningSettings& s) {
   check_positive(s.target_epsilon, "--target-epsilon");
   check_open_unit(s.delta, "--delta");
   check_open_unit(s.validation_fraction, "--validation-fraction");
-  check_positive(s.score_epsilon, "--score-epsilon");
-  check_stopping_rule(s.stopping);
+  if (s.score_epsilon) check_positive(*s.score_epsilon, "--score-epsilon");
+  if (s.stopping) check_stopping_rule(*s.stopping);
   check_open_unit(s.subsample_rate, "--subsample-rate");
   if (s.subsampled_variant != 1 && s.subsampled_variant != 2)
     throw InputError("--variant " + std::to_string(s.subsampled_variant) + " must be 1 or 2");

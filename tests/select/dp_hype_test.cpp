@@ -25,6 +25,20 @@ TEST_CASE("dp-hype: a client votes for its k smallest losses") {
   CHECK_THROWS_AS(top_k_vote(with_nan, 1), dpareto::InputError);
 }
 
+TEST_CASE("top-k vote with a tie-break source splits ties uniformly") {
+  const std::vector<double> losses{1.0, 0.5, 0.5, 0.5};
+  dpareto::privacy::ChaChaRandomSource source(5);
+  const int draws = 6000;
+  int won[4] = {0, 0, 0, 0};
+  for (int d = 0; d < draws; ++d) {
+    const auto vote = top_k_vote(losses, 1, &source);
+    for (int c = 0; c < 4; ++c) won[c] += vote[static_cast<std::size_t>(c)];
+  }
+  CHECK(won[0] == 0);
+  for (int c = 1; c < 4; ++c) CHECK(std::abs(won[c] - draws / 3.0) < 5 * std::sqrt(draws * (1 / 3.0) * (2 / 3.0)));
+  CHECK(top_k_vote(losses, 3, &source) == std::vector<std::uint8_t>{0, 1, 1, 1});  // no tie at the cut
+}
+
 TEST_CASE("dp-hype: the server's total is the vote count plus N(0, sigma^2)") {
   ChaChaRandomSource noise(21), keys(22);
   const std::size_t n = 5, p = 200;

@@ -154,7 +154,7 @@ TEST_CASE("tune random-stopping with a truncated negative binomial K matches acc
   const auto acc = run_cli("account tuning --distribution tnb --eta 1 --gamma 0.3 --sampling " +
                            base["sampling"].get<std::string>() + " --q " + base["q"].dump() + " --sigma " +
                            base["sigma"].dump() + " --steps " + base["steps"].dump() +
-                           " --delta 1e-5 --score-epsilon 0.1 --json");
+                           " --delta 1e-5 --score-epsilon " + c["validation"]["score_epsilon"].dump() + " --json");
   REQUIRE_MESSAGE(acc.status == 0, acc.output);
   CHECK(std::abs(nlohmann::json::parse(acc.output)["epsilon"].get<double>() - c["epsilon"].get<double>()) <= 1e-9);
 }
@@ -168,7 +168,8 @@ TEST_CASE("tune grid: per-candidate sigmas, uniform bound recomputed independent
   const int n_train = c["validation"]["training_rows"].get<int>();
   const auto orders = dpareto::privacy::default_orders();
   auto curve = max_dpsgd({{2, 64}, {3, 128}, {1, 32}}, 2000, n_train, sigmas, orders, dpareto::privacy::Sampling::fixed_size);
-  for (std::size_t i = 0; i < orders.size(); ++i) curve[i] += dpareto::privacy::pure_dp_rdp(0.1, orders[i]);
+  const double score = c["validation"]["score_epsilon"].get<double>();
+  for (std::size_t i = 0; i < orders.size(); ++i) curve[i] += dpareto::privacy::pure_dp_rdp(score, orders[i]);
   const auto tuned = dpareto::privacy::poisson_stopping_rdp(orders, curve, 4);
   CHECK(std::abs(to_epsilon(orders, tuned) - c["epsilon"].get<double>()) <= 1e-9);
   // Each candidate alone is (per_candidate_epsilon, δ)-DP with its σ.
@@ -176,6 +177,23 @@ TEST_CASE("tune grid: per-candidate sigmas, uniform bound recomputed independent
   const auto first = max_dpsgd({{2, 64}}, 2000, n_train, {sigmas[0]}, orders, dpareto::privacy::Sampling::fixed_size);
   CHECK(to_epsilon(orders, first) <= per);
   CHECK(to_epsilon(orders, first) > per * (1 - 1e-6));
+}
+
+TEST_CASE("tune defaults: mu = 2.5 x candidates, score noise 0.5 pp of accuracy") {
+  const auto [c, out] = run_tune("defaults", kGridCandidates, "--method random-stopping --target-epsilon 3");
+  check_common(c, "random-stopping", 3, 3);
+  CHECK(c["stopping"]["mu"].get<double>() == 7.5);
+  const int rows = c["validation"]["rows"].get<int>();
+  CHECK(c["validation"]["score_epsilon"].get<double>() == doctest::Approx(std::min(std::sqrt(2.0) / (0.005 * rows), 0.3)));
+  TuningSettings large;
+  large.target_epsilon = 100;
+  CHECK(effective_score_epsilon(large, 10000) == doctest::Approx(std::sqrt(2.0) / 50));
+  TuningSettings s;
+  s.target_epsilon = 1;
+  CHECK(effective_score_epsilon(s, 100) == 0.1);  // capped at a tenth of the target
+  s.score_epsilon = 0.02;
+  CHECK(effective_score_epsilon(s, 100) == 0.02);
+  CHECK(std::get<PoissonStopping>(effective_stopping(s, 4)).mu == 10);
 }
 
 TEST_CASE("tune subsampled variants 1 and 2: Koskela-Kulkarni bounds recomputed independently") {
@@ -194,7 +212,9 @@ TEST_CASE("tune subsampled variants 1 and 2: Koskela-Kulkarni bounds recomputed 
     std::vector<double> orders;
     for (int a = 2; a <= 128; ++a) orders.push_back(a);
     auto run = max_dpsgd({{2, 64}}, 2000, m, {sigma}, orders, dpareto::privacy::Sampling::poisson);
-    for (std::size_t i = 0; i < orders.size(); ++i) run[i] += dpareto::privacy::pure_dp_rdp(0.1, orders[i]);
+    const double score = c["components"][0]["score_epsilon"].get<double>();
+    CHECK(score == 0.2);  // the default, √2/(0.005·rows) for ~120 validation rows, capped at target/10
+    for (std::size_t i = 0; i < orders.size(); ++i) run[i] += dpareto::privacy::pure_dp_rdp(score, orders[i]);
     const auto tuned = dpareto::privacy::poisson_stopping_rdp(orders, run, 3);
     const auto final_curve = max_dpsgd({{2, 64}}, 2000, n_final, {sigma}, orders, dpareto::privacy::Sampling::poisson);
     std::vector<double> tuned_by(2, 0.0), final_by(2, 0.0);

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include <boost/multiprecision/cpp_int.hpp>
 
@@ -87,6 +88,9 @@ std::unique_ptr<RandomSource> make_random_source(std::optional<std::uint64_t> se
 
 // A uniform integer in {0, ..., bound - 1} by rejection on whole bytes (bound >= 1).
 BigInt uniform_below(RandomSource& source, const BigInt& bound);
+
+// A uniformly random permutation of 0..n−1 (Fisher–Yates with uniform_below).
+std::vector<std::size_t> uniform_permutation(std::size_t n, RandomSource& source);
 
 // Bernoulli(p) with p = p.num / p.den <= 1.
 bool bernoulli(RandomSource& source, const Rational& p);

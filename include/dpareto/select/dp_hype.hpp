@@ -28,17 +28,20 @@ struct DpHypeOptions {
   std::uint64_t fixed_point_scale = 1 << 20;  // grid points per vote
 };
 
-// A client's vote: 1 at the k smallest losses, 0 elsewhere (ties: the lower index wins).
+// A client's vote: 1 at the k smallest losses, 0 elsewhere. Ties go to the lower index, or, with
+// `tie_break`, to a uniformly random one (the candidates are visited in a random order drawn from
+// it), so that a candidate file's order does not decide between equally good candidates.
 // Throws InputError for k = 0, k > p or a NaN loss.
-std::vector<std::uint8_t> top_k_vote(std::span<const double> losses, std::size_t k);
+std::vector<std::uint8_t> top_k_vote(std::span<const double> losses, std::size_t k,
+                                     privacy::RandomSource* tie_break = nullptr);
 
 struct DpHypeOutcome {
   std::size_t selected;             // argmax of the noisy total (ties: the lower index)
   std::vector<double> noisy_votes;  // the decoded noisy total the server sees
 };
 
-// One DP-HYPE round on client_losses[client][candidate]: votes, per-client discrete Gaussian noise
-// from `noise`, masking with pairwise keys from `keys`, secure sum, decoding, argmax.
+// One DP-HYPE round on client_losses[client][candidate]: votes (ties broken at random from
+// `noise`), per-client discrete Gaussian noise from `noise`, masking with pairwise keys from `keys`, secure sum, decoding, argmax.
 // Throws InputError for fewer than 2 clients, ragged losses or invalid options.
 DpHypeOutcome dp_hype_select(const std::vector<std::vector<double>>& client_losses, const DpHypeOptions& options,
                              privacy::RandomSource& noise, privacy::RandomSource& keys);

@@ -48,8 +48,11 @@ struct TuningSettings {
   std::optional<std::uint64_t> seed;  // seeded (not for release) when set; OS CSPRNG otherwise
   privacy::Conversion conversion = privacy::Conversion::improved;
   double validation_fraction = 0.2;  // of the rows a run trains on, held out to score it
-  double score_epsilon = 0.1;        // ε_s of each random-stopping run's noisy validation score
-  StoppingRule stopping = PoissonStopping{5};  // random-stopping, grid, subsampled
+  // ε_s of each random-stopping run's noisy validation score; default (empty): see
+  // effective_score_epsilon.
+  std::optional<double> score_epsilon;
+  // K's law (random-stopping, grid, subsampled); default (empty): see effective_stopping.
+  std::optional<StoppingRule> stopping;
   // subsampled
   double subsample_rate = 0.1;  // q
   int subsampled_variant = 1;   // 1: final training on X∖X₁, 2: on X
@@ -65,6 +68,15 @@ struct TuningSettings {
   ClientSplit client_split = ClientSplit::iid;
   double label_skew = 0.8;  // label-skew: share of a row's assignments that go to its label's clients
 };
+
+// The default law of K: Poisson with μ = 2.5 × candidates, so that each candidate is drawn at
+// least once with probability 1 − e^{−2.5} ≈ 92 % (a candidate never drawn cannot win).
+StoppingRule effective_stopping(const TuningSettings& settings, std::size_t candidates);
+
+// The default score ε_s: the score noise (discrete Laplace of scale 1/ε_s, std ≈ √2/ε_s counts)
+// is 0.5 percentage point of accuracy on `validation_rows` rows, ε_s = √2/(0.005·rows), but at
+// most a tenth of the target.
+double effective_score_epsilon(const TuningSettings& settings, int validation_rows);
 
 // Throws InputError naming the flag for any out-of-range setting.
 void check_tuning_settings(const TuningSettings& settings);
