@@ -14,34 +14,20 @@
 #include <string>
 #include <thread>
 
+#include "best_of_timing.hpp"
 #include "dpareto/learn/dp_optimizer.hpp"
 #include "dpareto/learn/loaders.hpp"
 
 using namespace dpareto::learn;
+using dpareto::bench::best_of;
+using dpareto::bench::Timing;
 
 namespace {
 
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-struct Timing {
-  double wall = 1e300, cpu = 1e300;  // best of the runs
-};
-
-Timing time_epoch(const Network& net, const Dataset& data, TrainConfig cfg, int runs) {
-  Timing best;
-  for (int r = 0; r < runs; ++r) {
-    const double cpu0 = cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
-    const auto result = train(net, data, cfg, 1000 + static_cast<std::uint64_t>(r));
-    best.wall = std::min(best.wall, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    best.cpu = std::min(best.cpu, cpu_seconds() - cpu0);
-    if (result.diverged) std::printf("  (diverged)\n");
-  }
-  return best;
+Timing time_epoch(const Network& net, const Dataset& data, const TrainConfig& cfg, int runs) {
+  return best_of(runs, [&](int r) {
+    if (train(net, data, cfg, 1000 + static_cast<std::uint64_t>(r)).diverged) std::printf("  (diverged)\n");
+  });
 }
 
 void row(const char* model, const Network& net, const Dataset& data, Optimizer opt, int threads, int runs) {

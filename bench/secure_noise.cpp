@@ -14,37 +14,17 @@
 #include <thread>
 #include <vector>
 
+#include "best_of_timing.hpp"
 #include "dpareto/learn/dp_optimizer.hpp"
 #include "dpareto/learn/gaussian_noise.hpp"
 #include "dpareto/learn/loaders.hpp"
 #include "dpareto/learn/secure_gaussian_noise.hpp"
 
 using namespace dpareto::learn;
+using dpareto::bench::best_of;
+using dpareto::bench::Timing;
 
 namespace {
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-struct Timing {
-  double wall = 1e300, cpu = 1e300;  // best of the runs
-};
-
-template <class F>
-Timing best_of(int runs, F&& f) {
-  Timing best;
-  for (int r = 0; r < runs; ++r) {
-    const double cpu0 = cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
-    f(r);
-    best.wall = std::min(best.wall, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    best.cpu = std::min(best.cpu, cpu_seconds() - cpu0);
-  }
-  return best;
-}
 
 const NoiseKey kKey{0x243F6A88U, 0x85A308D3U, 0x13198A2EU, 0x03707344U,
                     0xA4093822U, 0x299F31D0U, 0x082EFA98U, 0xEC4E6C89U};
