@@ -24,6 +24,13 @@ Dataset Dataset::from_dense(MatrixF features, std::vector<int> labels, int num_c
     throw InputError("dataset: " + std::to_string(features.rows()) + " feature rows but " +
                      std::to_string(labels.size()) + " labels");
   check_labels(labels, num_classes);
+  if (!features.allFinite()) {
+    for (Eigen::Index i = 0; i < features.rows(); ++i)
+      for (Eigen::Index j = 0; j < features.cols(); ++j)
+        if (!std::isfinite(features(i, j)))
+          throw InputError("dataset: feature " + std::to_string(j + 1) + " of row " + std::to_string(i + 1) +
+                           " is not finite");
+  }
   Dataset d;
   d.dimension_ = static_cast<int>(features.cols());
   d.num_classes_ = num_classes;
@@ -54,17 +61,17 @@ void Dataset::compute_norms() {
   for (int i = 0; i < size(); ++i) {
     double sq = 0;
     if (bytes_.empty()) {
-      sq = dense_.row(i).squaredNorm();
+      sq = dense_.row(i).cast<double>().squaredNorm();
     } else {
       const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
       for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
       sq *= static_cast<double>(row_scale_[static_cast<std::size_t>(i)]) * row_scale_[static_cast<std::size_t>(i)];
     }
-    norms_sq_[static_cast<std::size_t>(i)] = static_cast<float>(sq);
+    norms_sq_[static_cast<std::size_t>(i)] = sq;
   }
 }
 
-void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXf* norms_sq) const {
+void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* norms_sq) const {
   out.resize(static_cast<Eigen::Index>(rows.size()), dimension_);
   if (norms_sq) {
     norms_sq->resize(static_cast<Eigen::Index>(rows.size()));

@@ -16,6 +16,7 @@
 #include "dpareto/core/random.hpp"
 #include "dpareto/learn/gaussian_noise.hpp"
 #include "dpareto/learn/secure_gaussian_noise.hpp"
+#include "dpareto/privacy/secure_noise.hpp"
 
 namespace dpareto::learn {
 namespace {
@@ -37,7 +38,8 @@ void validate(const TrainConfig& c, int n) {
 }
 
 // Poisson lot: indices i with independent Bernoulli(q) inclusion, by geometric skips.
-void poisson_lot(int n, double q, Rng& rng, std::vector<int>& lot) {
+template <class Urbg>
+void poisson_lot(int n, double q, Urbg& rng, std::vector<int>& lot) {
   lot.clear();
   if (q >= 1) {
     lot.resize(static_cast<std::size_t>(n));
@@ -47,6 +49,30 @@ void poisson_lot(int n, double q, Rng& rng, std::vector<int>& lot) {
   std::geometric_distribution<long long> skip(q);
   for (long long i = skip(rng); i < n; i += 1 + skip(rng)) lot.push_back(static_cast<int>(i));
 }
+
+// A uniform m-subset, independent of earlier lots: partial Fisher–Yates on the permutation.
+template <class Urbg>
+void fixed_size_lot(int m, Urbg& rng, std::vector<int>& perm, std::vector<int>& lot) {
+  const int n = static_cast<int>(perm.size());
+  for (int i = 0; i < m; ++i)
+    std::swap(perm[static_cast<std::size_t>(i)], perm[std::uniform_int_distribution<int>(i, n - 1)(rng)]);
+  lot.assign(perm.begin(), perm.begin() + m);
+}
+
+// The lots of a released model must stay as secret as its noise (the amplification by subsampling
+// assumes nobody can predict them): with a noise key they are drawn from the ChaCha20 keystream
+// under that key (nonce 0, disjoint from the noise streams, whose nonces have the top bit set).
+class KeyedLotSource {
+ public:
+  using result_type = std::uint64_t;
+  explicit KeyedLotSource(const NoiseKey& key) : source_(key, false) {}
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  result_type operator()() { return source_.next_u64(); }
+
+ private:
+  privacy::ChaChaRandomSource source_;
+};
 
 }  // namespace
 
@@ -73,7 +99,7 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
   Eigen::VectorXf& w = result.params;
   const std::size_t P = net.num_parameters();
   const int m = config.lot_size;
-  const bool fixed = config.sampling == privacy::Sampling::fixed_size;
+  const bool fixed = config.sampling != privacy::Sampling::poisson;
   const bool adam = config.optimizer == Optimizer::adam;
   const auto clip = static_cast<float>(config.clip_norm);
   const bool clipping = std::isfinite(clip);
@@ -96,25 +122,29 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
   std::vector<Eigen::VectorXf> grads(static_cast<std::size_t>(threads), Eigen::VectorXf(static_cast<Eigen::Index>(P)));
   std::vector<Workspace> workspaces(static_cast<std::size_t>(threads));
   std::vector<MatrixF> lots(static_cast<std::size_t>(threads));
-  std::vector<Eigen::VectorXf> lot_norms(static_cast<std::size_t>(threads));
-  std::vector<double> losses(static_cast<std::size_t>(threads));
+  std::vector<Eigen::VectorXd> lot_norms(static_cast<std::size_t>(threads));
   std::vector<int> perm(static_cast<std::size_t>(n));
   std::iota(perm.begin(), perm.end(), 0);
   std::vector<int> lot, labels;
   const std::size_t blocks = (P + noise_block - 1) / noise_block;
 
+  std::optional<KeyedLotSource> keyed_lots;
+  if (config.noise_key) keyed_lots.emplace(*config.noise_key);
+  const auto draw_lot = [&](auto& generator) {
+    if (fixed)
+      fixed_size_lot(m, generator, perm, lot);
+    else
+      poisson_lot(n, static_cast<double>(m) / n, generator, lot);
+  };
+
   for (long long step = 0; step < result.steps; ++step) {
-    if (fixed) {
-      // A uniform m-subset, independent of earlier steps: partial Fisher–Yates on the permutation.
-      for (int i = 0; i < m; ++i) std::swap(perm[static_cast<std::size_t>(i)],
-                                            perm[std::uniform_int_distribution<int>(i, n - 1)(rng)]);
-      lot.assign(perm.begin(), perm.begin() + m);
-    } else {
-      poisson_lot(n, static_cast<double>(m) / n, rng, lot);
-    }
+    if (keyed_lots)
+      draw_lot(*keyed_lots);
+    else
+      draw_lot(rng);
     labels.resize(lot.size());
     for (std::size_t i = 0; i < lot.size(); ++i) labels[i] = data.labels()[static_cast<std::size_t>(lot[i])];
-    const std::uint64_t noise_seed = rng();  // drawn with noise_key too, so the lots do not change
+    const std::uint64_t noise_seed = keyed_lots ? 0 : rng();  // the fast sampler's seed of this step
     const auto adam_t = static_cast<double>(step + 1);
     const auto mu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta1, adam_t)));
     const auto nu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta2, adam_t)));
@@ -126,12 +156,11 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
       const std::size_t rows = lot.size();
       const std::size_t begin = rows * t / nt, end = rows * (t + 1) / nt;
       Eigen::VectorXf& g = grads[static_cast<std::size_t>(t)];
-      losses[static_cast<std::size_t>(t)] = 0;
       if (end > begin) {
         const auto k = static_cast<std::size_t>(t);
         data.gather(std::span(lot).subspan(begin, end - begin), lots[k], clipping ? &lot_norms[k] : nullptr);
-        losses[k] = net.clipped_gradient_sum(w, lots[k], std::span(labels).subspan(begin, end - begin), clip,
-                                             workspaces[k], g.data(), clipping ? &lot_norms[k] : nullptr);
+        net.clipped_gradient_sum(w, lots[k], std::span(labels).subspan(begin, end - begin), clip, workspaces[k],
+                                 g.data(), clipping ? &lot_norms[k] : nullptr);
       } else {
         g.setZero();
       }
@@ -162,13 +191,9 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
         }
       }
     }
-    double loss = 0;
-    for (double l : losses) loss += l;
-    if (!std::isfinite(loss)) {
-      result.diverged = true;
-      return result;
-    }
   }
+  // A property of the output alone. No step stops early on a noise-free quantity of the private
+  // data (such as a non-finite loss): that branch would itself be an unaccounted release.
   result.diverged = !w.allFinite();
   return result;
 }

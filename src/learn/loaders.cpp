@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string_view>
 
@@ -67,6 +68,17 @@ bool parse_whole(std::string_view s, T& value) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   const auto res = std::from_chars(s.data(), s.data() + s.size(), value);
   return !s.empty() && res.ec == std::errc() && res.ptr == s.data() + s.size();
+}
+
+// A feature value: a finite number that float32 can hold (features are stored as float32; DP-SGD's
+// clipping bounds any such value's contribution). Throws InputError naming `at` and the value.
+float parse_feature(std::string_view text, const std::string& at) {
+  double value = 0;
+  if (!parse_whole(text, value)) throw InputError(at + "value '" + std::string(text) + "': expected a number");
+  if (!std::isfinite(value)) throw InputError(at + "value '" + std::string(text) + "' is not finite");
+  if (std::abs(value) > std::numeric_limits<float>::max())
+    throw InputError(at + "value '" + std::string(text) + "' is outside the float32 range (|value| <= 3.4e38)");
+  return static_cast<float>(value);
 }
 
 std::uint32_t big_endian_u32(const std::string& data, std::size_t offset) {
@@ -131,14 +143,12 @@ Dataset load_libsvm(const fs::path& path, int dimension) {
       }
       const std::size_t colon = token.find(':');
       int index = 0;
-      float value = 0;
-      if (colon == std::string_view::npos || !parse_whole(token.substr(0, colon), index) ||
-          !parse_whole(token.substr(colon + 1), value) || !std::isfinite(value))
+      if (colon == std::string_view::npos || !parse_whole(token.substr(0, colon), index))
         throw InputError(at + "token '" + std::string(token) + "': expected index:value");
       if (index < 1 || index > dimension)
         throw InputError(at + "feature index " + std::to_string(index) + " outside [1, " +
                          std::to_string(dimension) + "] (the dimension)");
-      row.emplace_back(index - 1, value);
+      row.emplace_back(index - 1, parse_feature(token.substr(colon + 1), at + "feature " + std::to_string(index) + " "));
     }
     rows.push_back(std::move(row));
   });
@@ -214,11 +224,7 @@ Dataset load_csv(const fs::path& path, const std::string& label_column, int num_
                            std::to_string(num_classes - 1));
         labels.push_back(y);
       } else {
-        float v = 0;
-        if (!parse_whole(fields[i], v) || !std::isfinite(v))
-          throw InputError(at + "column '" + header[i] + "' value '" + std::string(fields[i]) +
-                           "': expected a finite number");
-        values.push_back(v);
+        values.push_back(parse_feature(fields[i], at + "column '" + header[i] + "' "));
       }
     }
   });

@@ -68,7 +68,7 @@ const MatrixF& Network::forward(const Eigen::VectorXf& params, const MatrixF& x,
   return ws.activations.back();
 }
 
-double Network::loss_head(const MatrixF& logits, std::span<const int> labels, MatrixF& delta) const {
+double Network::loss_head(const MatrixF& logits, std::span<const int> labels, MatrixF& delta, bool with_loss) const {
   const Eigen::Index m = logits.rows();
   delta.resize(m, logits.cols());
   double total = 0;
@@ -78,7 +78,7 @@ double Network::loss_head(const MatrixF& logits, std::span<const int> labels, Ma
         const float s = labels[static_cast<std::size_t>(i)] ? 1.0f : -1.0f;
         const float margin = s * logits(i, 0);
         // log(1 + e^{-margin}) and its derivative -s·σ(-margin), both stable for large |margin|.
-        total += margin > 0 ? std::log1p(std::exp(-margin)) : -margin + std::log1p(std::exp(margin));
+        if (with_loss) total += margin > 0 ? std::log1p(std::exp(-margin)) : -margin + std::log1p(std::exp(margin));
         delta(i, 0) = -s / (1.0f + std::exp(margin));
       }
       break;
@@ -86,7 +86,7 @@ double Network::loss_head(const MatrixF& logits, std::span<const int> labels, Ma
       for (Eigen::Index i = 0; i < m; ++i) {
         const float s = labels[static_cast<std::size_t>(i)] ? 1.0f : -1.0f;
         const float margin = s * logits(i, 0);
-        total += std::max(0.0f, 1.0f - margin);
+        if (with_loss) total += std::max(0.0f, 1.0f - margin);
         delta(i, 0) = margin < 1.0f ? -s : 0.0f;
       }
       break;
@@ -98,7 +98,7 @@ double Network::loss_head(const MatrixF& logits, std::span<const int> labels, Ma
         e = (z - top).exp();
         const float sum = e.sum();
         const int y = labels[static_cast<std::size_t>(i)];
-        total += std::log(sum) - (z(y) - top);
+        if (with_loss) total += std::log(sum) - (z(y) - top);
         e /= sum;
         e(y) -= 1.0f;
       }
@@ -107,12 +107,11 @@ double Network::loss_head(const MatrixF& logits, std::span<const int> labels, Ma
   return total;
 }
 
-double Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
-                                     float clip, Workspace& ws, float* grad,
-                                     const Eigen::VectorXf* x_norms_sq) const {
+void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
+                                   float clip, Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq) const {
   forward(params, x, ws);
   const std::size_t last = offsets_.size() - 1;
-  const double loss = loss_head(ws.activations[last], labels, ws.deltas[last]);
+  loss_head(ws.activations[last], labels, ws.deltas[last], false);
   // Backpropagate Δ_{l-1} = (Δ_l W_lᵀ) ⊙ 1[a_{l-1} > 0] (ReLU outputs are > 0 exactly where active).
   for (std::size_t l = last; l > 0; --l) {
     const Offset& o = offsets_[l];
@@ -122,19 +121,35 @@ double Network::clipped_gradient_sum(const Eigen::VectorXf& params, const Matrix
     d.noalias() = ws.deltas[l] * w.transpose();
     d.array() *= (ws.activations[l - 1].array() > 0.0f).cast<float>();
   }
-  auto input = [&](std::size_t l) -> const MatrixF& { return l == 0 ? x : ws.activations[l - 1]; };
+  const MatrixF* first_input = &x;
+  ws.dropped.clear();
   if (std::isfinite(clip)) {
-    if (x_norms_sq)
-      ws.norms_sq = *x_norms_sq;
-    else
-      ws.norms_sq = x.rowwise().squaredNorm();
-    ws.norms_sq.array() = (ws.norms_sq.array() + 1.0f) * ws.deltas[0].rowwise().squaredNorm().array();
-    for (std::size_t l = 1; l <= last; ++l)
-      ws.norms_sq.array() +=
-          (input(l).rowwise().squaredNorm().array() + 1.0f) * ws.deltas[l].rowwise().squaredNorm().array();
-    const Eigen::ArrayXf c = (clip / ws.norms_sq.array().sqrt()).min(1.0f);
-    for (auto& d : ws.deltas) d.array().colwise() *= c;
+    // ‖∇ℓ_i‖² = Σ_l (‖a_{l,i}‖² + 1)‖δ_{l,i}‖², every square summed in double.
+    const auto row_sq = [](const MatrixF& m, Eigen::Index i) { return m.row(i).cast<double>().squaredNorm(); };
+    const Eigen::Index rows = x.rows();
+    ws.norms_sq.resize(rows);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      double sq = ((x_norms_sq ? (*x_norms_sq)[i] : row_sq(x, i)) + 1) * row_sq(ws.deltas[0], i);
+      for (std::size_t l = 1; l <= last; ++l) sq += (row_sq(ws.activations[l - 1], i) + 1) * row_sq(ws.deltas[l], i);
+      ws.norms_sq[i] = sq;
+      // c_i = min(1, L/‖∇ℓ_i‖); a non-finite norm (NaN or ∞) gets c_i = 0 and its rows are zeroed
+      // below, so that ∞·0 cannot turn into NaN in the products.
+      const bool finite = std::isfinite(sq);
+      const double c = finite ? std::min(1.0, static_cast<double>(clip) / std::sqrt(sq)) : 0.0;
+      if (!finite) ws.dropped.push_back(i);
+      for (auto& d : ws.deltas) d.row(i) *= static_cast<float>(c);
+    }
+    if (!ws.dropped.empty()) {
+      ws.input = x;
+      for (Eigen::Index i : ws.dropped) {
+        ws.input.row(i).setZero();
+        for (std::size_t l = 0; l < last; ++l) ws.activations[l].row(i).setZero();
+        for (auto& d : ws.deltas) d.row(i).setZero();
+      }
+      first_input = &ws.input;
+    }
   }
+  auto input = [&](std::size_t l) -> const MatrixF& { return l == 0 ? *first_input : ws.activations[l - 1]; };
   for (std::size_t l = 0; l <= last; ++l) {
     const Offset& o = offsets_[l];
     Eigen::Map<Eigen::MatrixXf> gw(grad + o.weights, o.in, o.out);
@@ -142,7 +157,6 @@ double Network::clipped_gradient_sum(const Eigen::VectorXf& params, const Matrix
     gw.noalias() = input(l).transpose() * ws.deltas[l];
     gb = ws.deltas[l].colwise().sum();
   }
-  return loss;
 }
 
 double Network::mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,

@@ -154,7 +154,7 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   u.utility_max = *std::max_element(acc.begin(), acc.end());
   const long long bad = std::count(diverged.begin(), diverged.end(), 1);
   if (bad > 0)
-    u.message = "diverged (NaN loss) in " + std::to_string(bad) + " of " + std::to_string(repeats_) +
+    u.message = "diverged (non-finite weights) in " + std::to_string(bad) + " of " + std::to_string(repeats_) +
                 " repeats; those count as the majority-class accuracy " + format_number(floor);
   return u;
 }

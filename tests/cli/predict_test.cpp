@@ -106,24 +106,6 @@ void check_predict(const std::string& args, const learn::Network& net, const Eig
   CHECK(correct == j["correct"].get<long long>());
 }
 
-// A small a9a-like data directory (adult/a9a, adult/a9a.t) and a user file, in LIBSVM format:
-// binary features among 123, the label decided by features 1 and 2 with some noise.
-void write_libsvm(const fs::path& path, int rows, unsigned salt) {
-  std::ofstream out(path);
-  unsigned state = 12345 + salt;
-  auto next = [&] { return state = state * 1103515245U + 12345U, (state >> 16) & 0x7FFF; };
-  for (int i = 0; i < rows; ++i) {
-    std::vector<int> features;
-    for (int f = 1; f <= 123; ++f)
-      if (next() % 10 == 0) features.push_back(f);
-    const bool has1 = !features.empty() && features.front() == 1;
-    const bool positive = (has1 || next() % 4 == 0) && next() % 8 != 0;
-    out << (positive ? "+1" : "-1");
-    for (int f : features) out << " " << f << ":1";
-    out << "\n";
-  }
-}
-
 }  // namespace
 
 TEST_CASE("predict: accuracy equals learn::accuracy on the test and train splits; one CSV row per example") {
@@ -147,9 +129,9 @@ TEST_CASE("predict: accuracy equals learn::accuracy on the test and train splits
 TEST_CASE("predict: a user LIBSVM file for the adult problems (logistic and SVM models)") {
   const auto dir = temp_root.dir("adult");
   fs::create_directories(dir / "data" / "adult");
-  write_libsvm(dir / "data" / "adult" / "a9a", 400, 1);
-  write_libsvm(dir / "data" / "adult" / "a9a.t", 200, 2);
-  write_libsvm(dir / "mine.libsvm", 150, 3);
+  dpareto::test::write_libsvm(dir / "data" / "adult" / "a9a", 400, 1);
+  dpareto::test::write_libsvm(dir / "data" / "adult" / "a9a.t", 200, 2);
+  dpareto::test::write_libsvm(dir / "mine.libsvm", 150, 3);
   const learn::Dataset mine = learn::load_libsvm(dir / "mine.libsvm", 123);
   for (const auto& [name, scores] : {std::pair<std::string, std::vector<std::string>>{"adult-logreg-sgd", {"p0", "p1"}},
                                      {"adult-svm-sgd", {"margin"}}}) {

@@ -155,3 +155,29 @@ TEST_CASE("accuracy smoke test on synthetic data; divergence is reported") {
   c.learning_rate = 1e30;
   CHECK(train(mlp, data.train, c, 1).diverged);
 }
+
+TEST_CASE("one huge but finite feature does not decide whether training succeeds") {
+  // Issue 20 item 2: a row "+1 3:1e30" overflowed the float32 squared norm, inf·0 gave NaN and the
+  // run diverged (and stopped early on the non-finite loss) — so one record decided whether
+  // anything was released. Now the run is finite and close to the run without that record.
+  const Split data = small_synthetic(2000, 20);
+  MatrixF x;
+  data.train.gather_range(0, data.train.size(), x);
+  x(7, 2) = 1e30f;
+  const Dataset poisoned = Dataset::from_dense(x, data.train.labels(), 2);
+  const Network net(logistic_regression(20));
+  for (auto sampling : {Sampling::fixed_size, Sampling::poisson}) {
+    TrainConfig c;
+    c.sampling = sampling;
+    c.epochs = 2;
+    c.lot_size = 50;
+    c.learning_rate = 0.1;
+    c.noise_multiplier = 1;
+    c.clip_norm = 1;
+    const TrainResult r = train(net, poisoned, c, 5);
+    CHECK_FALSE(r.diverged);
+    CHECK(r.params.allFinite());
+    CHECK(r.steps == training_steps(c, 2000));
+    CHECK(accuracy(net, r.params, data.test, 1) > 0.85);
+  }
+}

@@ -185,3 +185,21 @@ TEST_CASE("shared data sets load when present") {
     CHECK(t.label_fraction(1) == doctest::Approx(1135.0 / 10000));
   }
 }
+
+TEST_CASE("libsvm and csv: non-finite or out-of-range feature values name file, line and value") {
+  TempDir dir;
+  for (const std::string value : {"inf", "-inf", "nan", "1e39", "-3.5e38", "1e308"}) {
+    CAPTURE(value);
+    const std::string svm = error_of([&] { load_libsvm(dir.write("s", "+1 1:1\n-1 3:" + value + "\n"), 5); });
+    CHECK(svm.find("s:2") != std::string::npos);
+    CHECK(svm.find("feature 3") != std::string::npos);
+    CHECK(svm.find("'" + value + "'") != std::string::npos);
+    const std::string csv = error_of([&] { load_csv(dir.write("c.csv", "y,a,b\n0,1,2\n1," + value + ",2\n"), "y", 2); });
+    CHECK(csv.find("c.csv:3") != std::string::npos);
+    CHECK(csv.find("column 'a'") != std::string::npos);
+    CHECK(csv.find("'" + value + "'") != std::string::npos);
+  }
+  // Large but representable values load (clipping bounds their contribution).
+  const Dataset big = load_libsvm(dir.write("big", "+1 3:1e30\n-1 1:3.4e38\n"), 5);
+  CHECK(big.size() == 2);
+}

@@ -115,3 +115,59 @@ TEST_CASE("architectures of the paper") {
   CHECK(Network(logistic_regression(5)).initial_parameters(rng).isZero());  // Alg. 3: w = 0
   CHECK_THROWS(Network({"bad", 4, {}, 3, Loss::logistic}));
 }
+
+TEST_CASE("clipping bounds every example's contribution, whatever its feature values") {
+  // One example with a huge but finite feature (a LIBSVM row "+1 3:1e30"): its float32 squared
+  // norm overflows. The clipped sum with it must differ from the sum without it by at most L, and
+  // stay finite, for every model and for weights at which its logits overflow too.
+  const float clip = 1.5f;
+  for (const auto& arch : small_architectures()) {
+    CAPTURE(arch.name);
+    const Network net(arch);
+    const auto P = static_cast<Eigen::Index>(net.num_parameters());
+    const Batch b = random_batch(8, arch.inputs, std::max(2, arch.outputs), 3);
+    for (float huge : {1e30f, 3e38f, -1e20f}) {
+      for (float scale : {0.0f, 0.5f, 1e10f}) {
+        CAPTURE(huge);
+        CAPTURE(scale);
+        const Eigen::VectorXf w = random_params(net, 4, scale);
+        MatrixF with = b.x;
+        with(5, 2) = huge;
+        Workspace ws;
+        Eigen::VectorXf g_with(P), g_without(P);
+        net.clipped_gradient_sum(w, with, b.y, clip, ws, g_with.data());
+        // Row 5 removed: the sum over the other seven rows.
+        MatrixF seven(7, arch.inputs);
+        std::vector<int> y7;
+        for (int i = 0, r = 0; i < 8; ++i)
+          if (i != 5) {
+            seven.row(r++) = b.x.row(i);
+            y7.push_back(b.y[static_cast<std::size_t>(i)]);
+          }
+        net.clipped_gradient_sum(w, seven, y7, clip, ws, g_without.data());
+        REQUIRE(g_with.allFinite());
+        CHECK((g_with - g_without).cast<double>().norm() <= clip * (1 + 1e-5));
+      }
+    }
+  }
+}
+
+TEST_CASE("an example with a non-finite gradient norm contributes exactly zero") {
+  // Hidden activations of row 1 overflow to ∞ (3e38 · weights of ~1): its gradient norm is not
+  // finite, so it is dropped and the sum equals the other row's clipped gradient alone.
+  const Network net({"mlp-a", 6, {5}, 3, Loss::softmax_cross_entropy});
+  const Batch b = random_batch(2, 6, 3, 8);
+  MatrixF x = b.x;
+  x.row(1).setConstant(3e38f);
+  const Eigen::VectorXf w = random_params(net, 9, 1.0f);
+  Workspace ws;
+  const auto P = static_cast<Eigen::Index>(net.num_parameters());
+  Eigen::VectorXf g(P), g_alone(P);
+  net.clipped_gradient_sum(w, x, b.y, 1.0f, ws, g.data());
+  CHECK(ws.dropped == std::vector<Eigen::Index>{1});
+  MatrixF first = x.topRows(1);
+  net.clipped_gradient_sum(w, first, std::span(b.y).first(1), 1.0f, ws, g_alone.data());
+  CHECK(ws.dropped.empty());
+  CHECK(g.allFinite());
+  CHECK(g == g_alone);
+}

@@ -176,11 +176,17 @@ TEST_CASE("training with noise_key: reproducible, key-dependent, unlike the seed
   CHECK(secure != fast);                                 // the key replaces the seeded noise
   c.noise_key = test_key(5);
   CHECK(train(net, data.train, c, 9).params != secure);
-  c.noise_multiplier = 0;  // no noise: the key changes nothing (same seed, same lots)
-  c.noise_key.reset();
-  const Eigen::VectorXf clean = train(net, data.train, c, 9).params;
+  // The lots come from the key too (they must be as secret as the noise): without noise, a linear
+  // model (initialized at 0) is a function of the key alone — the seed changes nothing, another key
+  // changes the lots and so the weights. With the fast sampler the seed decides the lots.
+  c.noise_multiplier = 0;
   c.noise_key = test_key(4);
-  CHECK(train(net, data.train, c, 9).params == clean);
+  const Eigen::VectorXf keyed = train(net, data.train, c, 9).params;
+  CHECK(train(net, data.train, c, 10).params == keyed);
+  c.noise_key = test_key(5);
+  CHECK(train(net, data.train, c, 9).params != keyed);
+  c.noise_key.reset();
+  CHECK(train(net, data.train, c, 9).params != train(net, data.train, c, 10).params);
 }
 
 TEST_CASE("training with noise_key: one step's noise has the documented standard deviation") {

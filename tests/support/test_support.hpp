@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace dpareto::test {
 
@@ -59,6 +60,24 @@ inline std::string read_text(const std::filesystem::path& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// A small a9a-like LIBSVM file: binary features among 123, the label decided by feature 1 with
+// some noise; `salt` varies the rows.
+inline void write_libsvm(const std::filesystem::path& path, int rows, unsigned salt) {
+  std::ofstream out(path);
+  unsigned state = 12345 + salt;
+  auto next = [&] { return state = state * 1103515245U + 12345U, (state >> 16) & 0x7FFF; };
+  for (int i = 0; i < rows; ++i) {
+    std::vector<int> features;
+    for (int f = 1; f <= 123; ++f)
+      if (next() % 10 == 0) features.push_back(f);
+    const bool has1 = !features.empty() && features.front() == 1;
+    const bool positive = (has1 || next() % 4 == 0) && next() % 8 != 0;
+    out << (positive ? "+1" : "-1");
+    for (int f : features) out << " " << f << ":1";
+    out << "\n";
+  }
 }
 
 }  // namespace dpareto::test

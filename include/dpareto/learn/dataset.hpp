@@ -16,7 +16,7 @@ using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 class Dataset {
  public:
   Dataset() = default;
-  // Labels must lie in [0, num_classes); `features` has one row per label.
+  // Labels must lie in [0, num_classes); `features` has one row per label, every value finite.
   static Dataset from_dense(MatrixF features, std::vector<int> labels, int num_classes);
   // `bytes` holds rows of `dimension` values; feature = byte * scale (e.g. 1/255 for pixels).
   static Dataset from_bytes(std::vector<std::uint8_t> bytes, int dimension, std::vector<int> labels,
@@ -28,8 +28,9 @@ class Dataset {
   const std::vector<int>& labels() const { return labels_; }
 
   // out = the listed rows as float32 (resized to rows.size() x dimension()); with `norms_sq`, also
-  // their squared L2 norms (kept per row, so DP clipping need not recompute them every step).
-  void gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXf* norms_sq = nullptr) const;
+  // their squared L2 norms in double (kept per row, so DP clipping need not recompute them every
+  // step; double, since a float32 square of a large but finite feature overflows).
+  void gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* norms_sq = nullptr) const;
   // out = rows [begin, end).
   void gather_range(int begin, int end, MatrixF& out) const;
   // The listed rows, in that order, as a new dataset of the same storage kind.
@@ -50,7 +51,7 @@ class Dataset {
   MatrixF dense_;                    // used when bytes_ is empty
   std::vector<std::uint8_t> bytes_;  // size() * dimension() values, row-major
   std::vector<float> row_scale_;     // per-row multiplier of bytes_
-  std::vector<float> norms_sq_;      // squared L2 norm of each row
+  std::vector<double> norms_sq_;     // squared L2 norm of each row
 
   void compute_norms();
 };

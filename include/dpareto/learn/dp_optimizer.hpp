@@ -14,8 +14,9 @@
 // (gaussian_noise.hpp): right for the utility oracles, wrong for a model that is released, since
 // that generator is predictable. With `noise_key` set, every noise draw comes instead from the
 // ChaCha20 keystream under that key (secure_gaussian_noise.hpp), stream (step, parameter block),
-// so it does not depend on the thread count; initialization and lot sampling still use the seed
-// (they are not what hides an example), and the lots are the same as without the key.
+// so it does not depend on the thread count, and so do the lots (the keystream with nonce 0): the
+// amplification by subsampling needs them as secret as the noise. Only the initialization (data-
+// independent) still uses the seed.
 #include <Eigen/Core>
 #include <array>
 #include <cstdint>
@@ -46,7 +47,7 @@ struct TrainConfig {
 struct TrainResult {
   Eigen::VectorXf params;
   long long steps = 0;
-  bool diverged = false;  // a non-finite loss or parameter; training stopped there
+  bool diverged = false;  // some final parameter is not finite (training never stops early)
 };
 
 // round(n/m) steps per epoch (at least 1), times epochs. Throws InputError for a bad config.
@@ -56,8 +57,8 @@ long long training_steps(const TrainConfig& config, int n);
 // q = m/n; +inf when σ = 0.
 privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta);
 
-// Runs the optimizer from net.initial_parameters; initialization and lots come from `seed`, the
-// noise from `seed` too or, when config.noise_key is set, from the ChaCha20 keystream under it.
+// Runs the optimizer from net.initial_parameters; initialization comes from `seed`; lots and noise
+// from `seed` too or, when config.noise_key is set, from the ChaCha20 keystream under it.
 TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed);
 
 }  // namespace dpareto::learn

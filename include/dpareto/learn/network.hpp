@@ -6,7 +6,10 @@
 // Per-example clipping never forms a per-example gradient (DESIGN.md §3.4): for a dense layer
 // Y = AW + b the gradient of example i is a_i δ_iᵀ (and δ_i), so its squared norm is
 // (‖a_i‖² + 1)‖δ_i‖²; summed over layers this is ‖∇ℓ_i‖². The clipped sum of layer l is then
-// Aᵀ diag(c) Δ, one matrix product, with c_i = min(1, L/‖∇ℓ_i‖).
+// Aᵀ diag(c) Δ, one matrix product, with c_i = min(1, L/‖∇ℓ_i‖). The norms are summed in double
+// (a float32 square of a large but finite value overflows), and an example whose norm is not finite
+// (an overflowing activation, a NaN loss derivative) contributes exactly zero: every example's
+// contribution is bounded by L whatever its values, as the DP-SGD sensitivity requires.
 #include <Eigen/Core>
 #include <cstddef>
 #include <span>
@@ -39,7 +42,9 @@ Architecture mlp2();  // 784-128-64-10
 struct Workspace {
   std::vector<MatrixF> activations;  // post-ReLU outputs of the hidden layers, then the logits
   std::vector<MatrixF> deltas;       // ∂ℓ_i/∂(pre-activation) per layer, rows = examples
-  Eigen::VectorXf norms_sq;          // per-example squared gradient norms
+  Eigen::VectorXd norms_sq;          // per-example squared gradient norms (double)
+  std::vector<Eigen::Index> dropped; // examples whose gradient norm was not finite (contribute 0)
+  MatrixF input;                     // the input with the dropped examples' rows zeroed
 };
 
 class Network {
@@ -55,12 +60,13 @@ class Network {
   Eigen::VectorXf initial_parameters(Rng& rng) const;
 
   // Sum over the rows of x of the per-example gradients, each clipped to L2 norm `clip` (+inf: no
-  // clipping, and the norms are not computed), written to grad[0, num_parameters()). Returns the
-  // summed loss. Afterwards ws.norms_sq holds the unclipped squared norms when clip is finite.
-  // `x_norms_sq`, when given, are the squared norms of the rows of x (Dataset::gather keeps them).
-  double clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
-                              float clip, Workspace& ws, float* grad,
-                              const Eigen::VectorXf* x_norms_sq = nullptr) const;
+  // clipping, and the norms are not computed), written to grad[0, num_parameters()). With a finite
+  // clip, an example whose gradient norm is not finite contributes zero (listed in ws.dropped).
+  // Afterwards ws.norms_sq holds the unclipped squared norms when clip is finite. `x_norms_sq`,
+  // when given, are the squared norms of the rows of x (Dataset::gather keeps them). The loss is
+  // not computed: training never branches on a noise-free quantity of the private data.
+  void clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
+                            float clip, Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq = nullptr) const;
 
   // Mean loss over the rows (for finite-difference checks and monitoring).
   double mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
@@ -82,8 +88,8 @@ class Network {
     int in, out;
   };
   const MatrixF& forward(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const;
-  // Fills ws.deltas.back() with ∂ℓ_i/∂z_i and returns the summed loss.
-  double loss_head(const MatrixF& logits, std::span<const int> labels, MatrixF& delta) const;
+  // Fills delta with ∂ℓ_i/∂z_i; returns the summed loss when `with_loss`, else 0.
+  double loss_head(const MatrixF& logits, std::span<const int> labels, MatrixF& delta, bool with_loss = true) const;
 
   Architecture arch_;
   std::vector<Offset> offsets_;
