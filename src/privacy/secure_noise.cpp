@@ -107,6 +107,18 @@ Rational exact_rational(double value, const char* what) {
   return result;
 }
 
+double round_up(const Rational& r) {
+  const auto below = [&](double d) {  // d < r, exactly
+    const Rational x = exact_rational(d, "rounded value");
+    return x.num * r.den < r.num * x.den;
+  };
+  double d = r.num.convert_to<double>() / r.den.convert_to<double>();
+  if (!std::isfinite(d) || d <= 0) throw NumericalError("round_up: value outside the double range");
+  while (below(d)) d = std::nextafter(d, std::numeric_limits<double>::infinity());
+  for (double lower = std::nextafter(d, 0.0); lower > 0 && !below(lower); lower = std::nextafter(d, 0.0)) d = lower;
+  return d;
+}
+
 std::uint64_t RandomSource::next_u64() {
   std::array<std::uint8_t, 8> bytes{};
   fill(bytes);

@@ -76,11 +76,28 @@ DpHypeOutcome dp_hype_select(const std::vector<std::vector<double>>& client_loss
   return outcome;
 }
 
+double vote_sensitivity_squared(VoteNeighbours neighbours, std::size_t top_k) {
+  const double k = double(top_k);
+  switch (neighbours) {
+    case VoteNeighbours::client:
+      return k;
+    case VoteNeighbours::record:
+      return 2 * k;
+    case VoteNeighbours::record_moving:
+      return 8 * k;
+  }
+  throw Error("DP-HYPE: unknown neighbouring relation");
+}
+
+VoteNeighbours record_vote_neighbours(bool client_depends_on_row, bool replace_one) {
+  return client_depends_on_row && replace_one ? VoteNeighbours::record_moving : VoteNeighbours::record;
+}
+
 std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeOptions& options, std::size_t clients,
                                 std::size_t candidates, VoteNeighbours neighbours) {
   check_options(options);
   if (clients < 1 || candidates < 1) throw InputError("DP-HYPE accounting needs at least one client and candidate");
-  const double k = double(options.top_k) * (neighbours == VoteNeighbours::record ? 2 : 1);  // Δ₂² in votes
+  const double k = vote_sensitivity_squared(neighbours, options.top_k);  // Δ₂² in votes
   const double n = double(clients);
   const double scale = double(options.fixed_point_scale);
   const double grid_variance = options.sigma * options.sigma * scale * scale / n;  // per client
@@ -88,7 +105,7 @@ std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeO
   for (std::size_t j = 1; j < clients; ++j) {
     tau += 10 * std::exp(-2 * std::numbers::pi * std::numbers::pi * grid_variance * double(j) / double(j + 1));
   }
-  // KLS21 Thm 1: ½ε²-zCDP with ε = min{√(Δ₂²/(nσ²) + τd/2), Δ₂/(√n σ) + τ√d}, here Δ₂² = k·scale² (2k·scale² for records)
+  // KLS21 Thm 1: ½ε²-zCDP with ε = min{√(Δ₂²/(nσ²) + τd/2), Δ₂/(√n σ) + τ√d}, here Δ₂² = k·scale²
   // and nσ² = n·grid_variance = σ_vote²·scale².
   const double d = double(candidates);
   const double ratio = k * scale * scale / (n * grid_variance);

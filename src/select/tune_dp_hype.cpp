@@ -6,7 +6,9 @@
 // DP-SGD on the pooled rows (no federated averaging).
 //
 // Budget: the vote noise σ is the smallest for which the vote alone — at the record level, αk/σ²
-// (one row can move its client's vote between two top-k sets, Δ₂² = 2k) — converts to
+// (one row can move its client's vote between two top-k sets, Δ₂² = 2k), or 4αk/σ² for label-skewed
+// clients under replace-one neighbours (the replaced row can leave one client and join another, so
+// two votes move, Δ₂² = 8k; dp_hype.hpp) — converts to
 // tuning_share·E at δ; the client-level αk/(2σ²) of the paper is reported beside it. The final runs'
 // σ (per candidate, to a common per-candidate ε) is then the smallest for which vote + training,
 // composed, meets E. Client runs train with their candidate's final σ, extrapolated to the client's
@@ -30,14 +32,16 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
     o.sigma = sigma;
     return dp_hype_rdp(context.orders, o, s.clients, p, neighbours);
   };
+  const auto record = record_vote_neighbours(s.client_split == ClientSplit::label_skew,
+                                             context.configs.front().sampling != privacy::Sampling::poisson);
   const double tuning_target = s.tuning_share * s.target_epsilon;
   options.sigma = smallest_meeting_target(
       [&](double sigma) {
-        return privacy::rdp_to_epsilon(context.orders, vote_curve(sigma, VoteNeighbours::record), s.delta,
+        return privacy::rdp_to_epsilon(context.orders, vote_curve(sigma, record), s.delta,
                                        s.conversion).epsilon;
       },
       1e-3, 1e6, tuning_target, tuning_budget_name(s));
-  const auto tuning_curve = vote_curve(options.sigma, VoteNeighbours::record);
+  const auto tuning_curve = vote_curve(options.sigma, record);
 
   const FinalTraining final_training = calibrate_final_training(context, tuning_curve);
   const auto& configs = final_training.configs;
@@ -70,8 +74,12 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
   c["top_k"] = s.top_k;
   c["vote_sigma"] = json_number(options.sigma);
   c["noisy_votes"] = outcome.noisy_votes;
-  auto vote = rdp_component("DP-HYPE vote, record level (one row changes its client's vote: alpha k / sigma^2)",
+  auto vote = rdp_component(record == VoteNeighbours::record
+                                ? "DP-HYPE vote, record level (one row changes its client's vote: alpha k / sigma^2)"
+                                : "DP-HYPE vote, record level (a replaced row can leave one label-skewed client and "
+                                  "join another, two votes change: 4 alpha k / sigma^2)",
                             context.orders, tuning_curve);
+  vote["sensitivity_squared"] = vote_sensitivity_squared(record, s.top_k);
   vote["sigma"] = c["vote_sigma"];
   vote["client_level_epsilon"] = json_number(
       privacy::rdp_to_epsilon(context.orders, vote_curve(options.sigma, VoteNeighbours::client), s.delta, s.conversion)

@@ -41,7 +41,6 @@ RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<
       best = score;
       out.weights = res.params;
     }
-    out.drawn.push_back(candidate);
     return score;
   };
   out.selection = random_stopping_select(configs.size(), stopping, run, *context.source);
@@ -101,8 +100,6 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
 
   auto c = certificate_header(context, total);
   c["stopping"] = stopping_description(stopping);
-  c["runs"] = result.selection.runs;
-  c["drawn_candidates"] = result.drawn;
   c["calibration"] = calibration;
   if (!grid) c["noise_multiplier"] = calibration["noise_multiplier"];
   auto base = rdp_component("dp-training run + noisy score (base mechanism)", context.orders, run_curve);
@@ -132,6 +129,7 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
                      {"rows", validation.size()},
                      {"training_rows", n_train},
                      {"score_epsilon", json_number(score_epsilon)},
+                     {"score_noise_scale", json_number(privacy::round_up(score_noise_scale(score_epsilon)))},
                      {"note", "each run's score is (correct predictions + discrete Laplace(1/score_epsilon)) / rows; "
                               "validation_utility is the selected run's noisy score"}};
   const auto sel = result.selection.selected;

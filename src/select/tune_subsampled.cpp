@@ -95,14 +95,13 @@ TuningOutcome tune_subsampled(TuningContext& context) {
   c["subsample_rate"] = json_number(s.subsample_rate);
   c["stopping"] = stopping_description(stopping);
   c["noise_multiplier"] = json_number(sigma);
-  c["runs"] = result.selection.runs;
-  c["drawn_candidates"] = result.drawn;
   c["rows"] = {{"subsample", subsample.selected.size()},
                {"tuning_training", m},
                {"tuning_validation", inside.selected.size()},
                {"final_training", n_final}};
   auto run = rdp_component("tuning run on X1: dp-training + noisy score", context.orders, curves.run);
   run["score_epsilon"] = json_number(score_epsilon);
+  run["score_noise_scale"] = json_number(privacy::round_up(score_noise_scale(score_epsilon)));
   auto tune = rdp_component("random stopping on X1 (Papernot-Steinke; Koskela-Kulkarni Thm 5)", context.orders,
                             curves.tuning);
   tune["stopping"] = c["stopping"];

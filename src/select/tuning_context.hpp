@@ -39,12 +39,12 @@ TuningOutcome tune_dp_hype(TuningContext& context);
 // Random stopping over `configs` (σ set) trained on `train`, each run scored on `validation` by
 // noisy_accuracy; shared by random-stopping, grid and subsampled. Random stopping releases only
 // the best (model, score) pair (Papernot & Steinke 2022), so nothing else about the runs may leave:
-// `drawn` lists the candidates drawn (data-independent), never their scores. A run whose weights
+// not their scores, and not their number K either (with K known, best-of-K costs about K runs), nor
+// which candidates were drawn (that list has K entries). A run whose weights
 // are not all finite scores −1 — a function of the run's output, so selection stays post-processing.
 struct RandomStoppingRun {
   RandomStoppingResult selection;
   std::optional<Eigen::VectorXf> weights;  // of the selected run
-  std::vector<std::size_t> drawn;          // the candidate of each run, in order
 };
 RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<learn::TrainConfig>& configs,
                                       const learn::Dataset& train, const learn::Dataset& validation,
@@ -58,8 +58,12 @@ nlohmann::json trained_with(const learn::TrainConfig& config, int rows);
 // {"name": name, "rdp": [[α, ε(α)], ...]}.
 nlohmann::json rdp_component(const std::string& name, const std::vector<double>& orders, const std::vector<double>& rdp);
 
+// What the certificate's guarantee assumes: the neighbouring relation of `sampling`, which sizes are
+// public, the floating-point caveat of the Gaussian noise, the exactness of the discrete noise.
+nlohmann::json assumptions(privacy::Sampling sampling);
+
 // The certificate fields every method writes: method, problem, candidates, epsilon, delta, order,
-// conversion, target, randomness.
+// conversion, target, randomness, assumptions.
 nlohmann::json certificate_header(const TuningContext& context, const privacy::EpsilonResult& total);
 
 // {"tuning_share", "tuning_epsilon", "training_epsilon", "epsilon"}: each part converted on its

@@ -67,12 +67,18 @@ learn::TrainResult train_keyed(const learn::Network& net, const learn::Dataset& 
   return learn::train(net, data, config, source.next_u64());
 }
 
+privacy::Rational score_noise_scale(double score_epsilon) {
+  if (!(score_epsilon > 0)) throw Error("score_noise_scale: score epsilon must be > 0");
+  privacy::Rational epsilon = privacy::exact_rational(score_epsilon, "score epsilon");
+  return {std::move(epsilon.den), std::move(epsilon.num)};
+}
+
 double noisy_accuracy(const learn::Network& net, const Eigen::VectorXf& params, const learn::Dataset& validation,
                       double score_epsilon, int threads, privacy::RandomSource& source) {
   const int rows = validation.size();
   if (rows < 1) throw Error("noisy_accuracy: empty validation set");
   const auto correct = std::llround(learn::accuracy(net, params, validation, threads) * rows);
-  const auto noise = privacy::discrete_laplace(source, privacy::exact_rational(1.0 / score_epsilon, "score scale"));
+  const auto noise = privacy::discrete_laplace(source, score_noise_scale(score_epsilon));
   return static_cast<double>(correct + noise) / rows;
 }
 

@@ -120,6 +120,27 @@ nlohmann::json rdp_component(const std::string& name, const std::vector<double>&
   return {{"name", name}, {"rdp", curve}};
 }
 
+nlohmann::json assumptions(privacy::Sampling sampling) {
+  const bool poisson = sampling == privacy::Sampling::poisson;
+  return {
+      {"neighbouring",
+       poisson ? "add/remove one training row (Poisson lots, every split assigns rows independently); an epsilon under "
+                 "add/remove is not comparable with one under replace-one (a replacement is a removal and an addition)"
+               : "replace one training row (fixed-size lots, every split assigns rows independently); an epsilon under "
+                 "replace-one is not comparable with one under add/remove"},
+      {"public",
+       "the number of training rows and the size of every split drawn from them (validation, subsample, partitions, "
+       "clients) are treated as public; the sampling rate q = lot/rows and the step count T = epochs x round(rows/lot) "
+       "are computed from those sizes"},
+      {"floating_point",
+       "the DP-SGD noise is continuous Gaussian sampled in double precision (Box-Muller on 53-bit uniforms) and added "
+       "to float32 gradient sums; the proofs are for real-valued noise, and floating-point samples can leak through "
+       "their low-order bits (Mironov 2012): see docs/learn.md"},
+      {"discrete_noise",
+       "score, threshold and vote noise are exact discrete Laplace / Gaussian samples (Canonne-Kamath-Steinke 2020) at "
+       "exactly the accounted scale (the exact rational of the double parameter, never rounded down)"}};
+}
+
 nlohmann::json certificate_header(const TuningContext& context, const privacy::EpsilonResult& total) {
   const bool seeded = context.source->reproducible();
   nlohmann::json c;
@@ -136,10 +157,10 @@ nlohmann::json certificate_header(const TuningContext& context, const privacy::E
   c["conversion"] = privacy::to_string(total.conversion);
   c["randomness"] = seeded ? "seeded (not for release)" : "secure";
   c["randomness_note"] =
-      std::string("every decision, row split and training seed comes from the ") +
+      std::string("every decision, row split, lot and training seed comes from the ") +
       (seeded ? "ChaCha20 stream of --seed" : "OS CSPRNG (getrandom)") +
-      "; the DP-SGD Gaussian noise is the ChaCha20 keystream under a 256-bit key drawn from it, "
-      "turned into continuous normals in double precision (floating-point noise: see the caveat in docs/learn.md)";
+      "; each training run's lots and Gaussian noise are the ChaCha20 keystream under a 256-bit key drawn from it";
+  c["assumptions"] = assumptions(context.configs.front().sampling);
   return c;
 }
 

@@ -33,6 +33,10 @@ struct Rational {
 // The exact value of a finite, non-negative double; throws InputError naming `what` otherwise.
 Rational exact_rational(double value, const char* what);
 
+// The smallest double >= r (r > 0 and below the double range): for reporting a noise scale rounded
+// up, never down.
+double round_up(const Rational& r);
+
 // A source of uniformly random bytes.
 class RandomSource {
  public:

@@ -46,15 +46,28 @@ struct DpHypeOutcome {
 DpHypeOutcome dp_hype_select(const std::vector<std::vector<double>>& client_losses, const DpHypeOptions& options,
                              privacy::RandomSource& noise, privacy::RandomSource& keys);
 
-// Who the neighbouring datasets differ in. client: one client added or removed — the vote sum
-// moves by a 0/1 vector with k ones, Δ₂² = k (the paper's client-level guarantee). record: one
-// row of one client added, removed or replaced — that client's vote may move from one top-k set
-// to another, Δ₂² = 2k; this is the guarantee that composes with record-level DP-SGD.
-enum class VoteNeighbours { client, record };
+// Who the neighbouring datasets differ in, and so Δ₂² of the summed vote vector (in votes):
+//   client         one client added or removed: the sum moves by a 0/1 vector with k ones, Δ₂² = k
+//                  (the paper's client-level guarantee);
+//   record         one row of one client added, removed or replaced: that client's vote may move
+//                  from one top-k set to another, Δ₂² = 2k — the guarantee that composes with
+//                  record-level DP-SGD, as long as a row's client does not depend on the row;
+//   record_moving  one row replaced when the row's client depends on its content (label-skewed
+//                  clients): the old row leaves client A, the new one joins client B, so two votes
+//                  may each move between top-k sets in the same direction, Δ = 2(1_S' − 1_S) and
+//                  Δ₂² = 8k (= (√(2k) + √(2k))²). Add/remove of a row still changes one client.
+enum class VoteNeighbours { client, record, record_moving };
+
+// Δ₂² of the vote sum under `neighbours` for top-k votes (above).
+double vote_sensitivity_squared(VoteNeighbours neighbours, std::size_t top_k);
+
+// The record-level relation of a tuning run: record_moving when clients are assigned by label and
+// neighbours replace a row (fixed-size lots), record otherwise.
+VoteNeighbours record_vote_neighbours(bool client_depends_on_row, bool replace_one);
 
 // RDP of one round at each order: α·ρ with ρ from Kairouz–Liu–Steinke 2021 Thm 1
 // (= αΔ₂²/(2σ²) up to the τ terms, which vanish at the default scale): αk/(2σ²) for clients,
-// αk/σ² for records. `candidates` enters only through τ.
+// αk/σ² for records, 4αk/σ² for records that move between clients. `candidates` enters only through τ.
 std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeOptions& options,
                                 std::size_t clients, std::size_t candidates,
                                 VoteNeighbours neighbours = VoteNeighbours::client);

@@ -50,8 +50,13 @@ privacy::ChaChaRandomSource::Key draw_noise_key(privacy::RandomSource& source);
 learn::TrainResult train_keyed(const learn::Network& net, const learn::Dataset& data, learn::TrainConfig config,
                                privacy::RandomSource& source);
 
+// The scale of the score noise: exactly 1/score_epsilon as a rational (the exact value of the
+// double ε_s inverted, never a rounded 1.0/ε_s that could fall below it).
+privacy::Rational score_noise_scale(double score_epsilon);
+
 // The released score of a model: (correct predictions on `validation` + discrete Laplace noise of
-// scale 1/score_epsilon) / rows — ε_s-DP, since one row changes the count by at most 1.
+// scale score_noise_scale(score_epsilon)) / rows — ε_s-DP, since one row changes the count by at
+// most 1.
 double noisy_accuracy(const learn::Network& net, const Eigen::VectorXf& params, const learn::Dataset& validation,
                       double score_epsilon, int threads, privacy::RandomSource& source);
 
