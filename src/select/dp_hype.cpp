@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <numeric>
 #include <string>
@@ -113,6 +114,25 @@ std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeO
   std::vector<double> rdp;
   rdp.reserve(orders.size());
   for (double alpha : orders) rdp.push_back(alpha * eps * eps / 2);
+  return rdp;
+}
+
+std::vector<double> dp_hype_client_removal_rdp(const std::vector<double>& orders, const DpHypeOptions& options,
+                                               std::size_t clients, std::size_t candidates) {
+  check_options(options);
+  if (clients < 2 || candidates < 1) throw InputError("DP-HYPE client removal needs at least two clients and a candidate");
+  const double with = options.sigma * options.sigma;
+  const double without = with * double(clients - 1) / double(clients);
+  const double k = double(options.top_k), d = double(candidates);
+  const auto divergence = [&](double alpha, double v1, double v2) {
+    const double s2 = alpha * v2 + (1 - alpha) * v1;
+    if (!(s2 > 0)) return std::numeric_limits<double>::infinity();
+    return alpha * k / (2 * s2) + d / (1 - alpha) * (0.5 * std::log(s2) - 0.5 * (1 - alpha) * std::log(v1) -
+                                                     0.5 * alpha * std::log(v2));
+  };
+  std::vector<double> rdp;
+  rdp.reserve(orders.size());
+  for (double alpha : orders) rdp.push_back(std::max(divergence(alpha, with, without), divergence(alpha, without, with)));
   return rdp;
 }
 

@@ -82,10 +82,12 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
   vote["sensitivity_squared"] = vote_sensitivity_squared(record, s.top_k);
   vote["sigma"] = c["vote_sigma"];
   vote["client_level_epsilon"] = json_number(
-      privacy::rdp_to_epsilon(context.orders, vote_curve(options.sigma, VoteNeighbours::client), s.delta, s.conversion)
+      privacy::rdp_to_epsilon(context.orders, dp_hype_client_removal_rdp(context.orders, options, s.clients, p),
+                              s.delta, s.conversion)
           .epsilon);
-  vote["client_level_note"] = "alpha k / (2 sigma^2): the guarantee for adding or removing a whole client "
-                              "(Liebenow et al. Thm 4.1), independent of the number of candidates";
+  vote["client_level_note"] =
+      "for information: adding or removing a whole client, whose noise share leaves with it (the total's noise "
+      "variance drops from sigma^2 to sigma^2 (n-1)/n): the Renyi divergence of the two Gaussians, both directions";
   c["components"] = {vote, final_training_component(context, final_training)};
   c["split"] = budget_split(context, tuning_curve, final_training.training_rdp, total);
   c["split"]["tuning_share"] = json_number(s.tuning_share);

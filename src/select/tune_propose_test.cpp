@@ -87,8 +87,10 @@ TuningOutcome tune_propose_test(TuningContext& context) {
   const std::size_t sel = *result.selected;
   const auto final_run = train_final(context, configs[sel], context.rows);
   c["trained_with"] = trained_with(configs[sel], context.n());
-  c["validation_utility_note"] = "the utility level u the doubling reached (released, noisy)";
-  return finish(context, c, sel, configs[sel].noise_multiplier, final_run.params, result.utility_reached, "");
+  c["validation_utility_note"] =
+      "propose-test releases no measured utility: utility_reached is the level its doubling search ended at, a noisy "
+      "search state on the grid u0 + j g that can exceed 1, not an accuracy";
+  return finish(context, c, sel, configs[sel].noise_multiplier, final_run.params, std::nullopt, "");
 }
 
 }  // namespace dpareto::select

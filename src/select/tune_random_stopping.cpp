@@ -5,6 +5,8 @@
 // common per-candidate target. Random stopping needs each run's (model, score) pair to be DP, so
 // the score is a noisy count (tuning_data.hpp) and its pure-DP RDP joins the run's curve.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <variant>
 
 #include "dpareto/core/error.hpp"
@@ -31,12 +33,14 @@ RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<
                                       const learn::Dataset& train, const learn::Dataset& validation,
                                       const StoppingRule& stopping, double score_epsilon) {
   RandomStoppingRun out;
-  double best = -2;
+  double best = -std::numeric_limits<double>::infinity();
   const CandidateRun run = [&](std::size_t candidate, std::uint64_t) {
     const auto res = train_keyed(context.net(), train, configs[candidate], *context.source);
+    // A run whose weights are not finite scores −∞: never selected over a finite model, however
+    // low that model's noisy score (which may be negative). A function of the run's output only.
     const double score = res.params.allFinite() ? noisy_accuracy(context.net(), res.params, validation, score_epsilon,
                                                                  context.threads(), *context.source)
-                                                : -1;  // never selected over a finite model
+                                                : -std::numeric_limits<double>::infinity();
     if (score > best) {
       best = score;
       out.weights = res.params;
@@ -44,8 +48,8 @@ RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<
     return score;
   };
   out.selection = random_stopping_select(configs.size(), stopping, run, *context.source);
-  if (out.selection.selected && best < 0)  // a property of the released pair itself
-    throw Error("random stopping: the selected run's weights are not finite (training diverged); nothing is released");
+  if (out.selection.selected && std::isinf(best))  // a property of the released pair itself
+    throw Error("random stopping: every run's weights are not finite (training diverged); nothing is released");
   return out;
 }
 
@@ -134,7 +138,10 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
                               "validation_utility is the selected run's noisy score"}};
   const auto sel = result.selection.selected;
   const double sigma = sel ? configs[*sel].noise_multiplier : 0;
-  if (sel) c["trained_with"] = trained_with(configs[*sel], n_train);
+  if (sel) {
+    c["trained_with"] = trained_with(configs[*sel], n_train);
+    c["validation_utility_note"] = noisy_score_note;
+  }
   return finish(context, c, sel, sigma, sel ? result.weights : std::nullopt,
                 sel ? std::optional<double>(result.selection.best_utility) : std::nullopt, "K = 0");
 }

@@ -123,6 +123,7 @@ TuningOutcome tune_subsampled(TuningContext& context) {
   if (!sel) return finish(context, c, std::nullopt, sigma, std::nullopt, std::nullopt, "K = 0");
   const auto final_run = train_final(context, final_configs[*sel], final_rows);
   c["trained_with"] = trained_with(final_configs[*sel], n_final);
+  c["validation_utility_note"] = noisy_score_note;
   return finish(context, c, sel, sigma, final_run.params, result.selection.best_utility, "");
 }
 

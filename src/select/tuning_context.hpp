@@ -41,7 +41,7 @@ TuningOutcome tune_dp_hype(TuningContext& context);
 // the best (model, score) pair (Papernot & Steinke 2022), so nothing else about the runs may leave:
 // not their scores, and not their number K either (with K known, best-of-K costs about K runs), nor
 // which candidates were drawn (that list has K entries). A run whose weights
-// are not all finite scores −1 — a function of the run's output, so selection stays post-processing.
+// are not all finite scores −∞ — a function of the run's output, so selection stays post-processing.
 struct RandomStoppingRun {
   RandomStoppingResult selection;
   std::optional<Eigen::VectorXf> weights;  // of the selected run
@@ -50,6 +50,11 @@ RandomStoppingRun run_random_stopping(TuningContext& context, const std::vector<
                                       const learn::Dataset& train, const learn::Dataset& validation,
                                       const StoppingRule& stopping, double score_epsilon);
 nlohmann::json stopping_description(const StoppingRule& rule);
+
+// What the released validation_utility of a random-stopping run is: noisy, possibly outside [0, 1].
+inline constexpr const char* noisy_score_note =
+    "the selected run's noisy validation score, (correct predictions + discrete Laplace noise) / rows: noisy, so "
+    "it may lie below 0 or above 1; it is released as drawn, never clamped";
 
 // {"rows", "lot_size", "epochs", "learning_rate", "noise_multiplier", "clip_norm"}: what the
 // released model was actually trained with (after extrapolation to its row count).

@@ -72,6 +72,17 @@ std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeO
                                 std::size_t clients, std::size_t candidates,
                                 VoteNeighbours neighbours = VoteNeighbours::client);
 
+// RDP of one round when a whole client is added or removed, with its noise share: the total
+// carries N(0, σ²) with n clients and N(0, σ²(n−1)/n) without the removed one, so the two outputs
+// are Gaussians of different variances. Closed form for isotropic Gaussians in d = candidates
+// dimensions (Gil, Alajaji, Linder 2013): with s² = ασ₂² + (1−α)σ₁²,
+//   D_α(N(μ₁, σ₁²I) ‖ N(μ₂, σ₂²I)) = α‖μ₁−μ₂‖²/(2s²) + d/(1−α)·ln(s/(σ₁^{1−α} σ₂^α)),
+// maximized over both directions with ‖μ₁−μ₂‖² = k; +∞ where s² <= 0 (α >= n in the direction
+// "with the client" ‖ "without"). The continuous Gaussian stands in for the sum of the clients'
+// discrete Gaussians (informational: the certificate composes the record level).
+std::vector<double> dp_hype_client_removal_rdp(const std::vector<double>& orders, const DpHypeOptions& options,
+                                               std::size_t clients, std::size_t candidates);
+
 // Smallest σ (relative accuracy 1e-9) for which αk/(2σ²), converted at δ with the improved
 // conversion over `orders`, is at most target_epsilon.
 double dp_hype_sigma(std::size_t top_k, double target_epsilon, double delta, const std::vector<double>& orders);
