@@ -174,22 +174,11 @@ int run_gaussian(int argc, char** argv) {
 }
 
 int run_account(int argc, char** argv) {
-  const std::string usage = "usage: dpareto account dpsgd|gaussian|tuning [options]   (--help on each)";
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
-    std::cout << usage << "\n  dpsgd     epsilon of DP-SGD (subsampled Gaussian, RDP accountant)\n"
-              << "  gaussian  sigma of the Gaussian mechanism for (eps, delta): analytic and classic\n"
-              << "  tuning    epsilon of random-stopping hyperparameter tuning of DP-SGD runs\n";
-    return argc < 2 ? 2 : 0;
-  }
-  const std::string sub = argv[1];
-  std::string name = "account " + sub;
-  std::vector<char*> args{name.data()};
-  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
-  const int n = static_cast<int>(args.size());
-  if (sub == "dpsgd") return run_dpsgd(n, args.data());
-  if (sub == "gaussian") return run_gaussian(n, args.data());
-  if (sub == "tuning") return run_tuning(n, args.data());
-  throw InputError("account: unknown subcommand '" + sub + "' (dpsgd, gaussian or tuning)");
+  return dispatch_actions("account",
+                          {{"dpsgd", "epsilon of DP-SGD (subsampled Gaussian, RDP accountant)", run_dpsgd},
+                           {"gaussian", "sigma of the Gaussian mechanism for (eps, delta): analytic and classic", run_gaussian},
+                           {"tuning", "epsilon of random-stopping hyperparameter tuning of DP-SGD runs", run_tuning}},
+                          argc, argv);
 }
 
 CommandRegistration reg("account", "privacy accounting: DP-SGD epsilon, Gaussian sigma, tuning epsilon", run_account);

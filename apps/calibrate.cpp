@@ -91,20 +91,10 @@ int run_steps(int argc, char** argv) {
 }
 
 int run_calibrate(int argc, char** argv) {
-  const std::string usage = "usage: dpareto calibrate dpsgd|steps [options]   (--help on each)";
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
-    std::cout << usage << "\n  dpsgd   smallest noise multiplier sigma meeting (eps, delta) for given q, steps\n"
-              << "  steps   largest number of steps meeting (eps, delta) for given q, sigma\n";
-    return argc < 2 ? 2 : 0;
-  }
-  const std::string sub = argv[1];
-  std::string name = "calibrate " + sub;
-  std::vector<char*> args{name.data()};
-  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
-  const int n = static_cast<int>(args.size());
-  if (sub == "dpsgd") return run_sigma(n, args.data());
-  if (sub == "steps") return run_steps(n, args.data());
-  throw InputError("calibrate: unknown subcommand '" + sub + "' (dpsgd or steps)");
+  return dispatch_actions("calibrate",
+                          {{"dpsgd", "smallest noise multiplier sigma meeting (eps, delta) for given q, steps", run_sigma},
+                           {"steps", "largest number of steps meeting (eps, delta) for given q, sigma", run_steps}},
+                          argc, argv);
 }
 
 CommandRegistration reg("calibrate", "noise multiplier or number of steps for a target (eps, delta)", run_calibrate);

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace dpareto::apps {
 
@@ -22,5 +23,15 @@ struct CommandRegistration {
     command_table()[name] = Command{summary, std::move(run)};
   }
 };
+
+// A command with sub-actions (`dpareto account dpsgd|gaussian|tuning`): runs the action named by
+// argv[1] with argv[0] = "COMMAND ACTION"; prints the actions for --help (exit 0) or when none is
+// given (exit 2); an unknown action is an InputError naming it.
+struct Action {
+  std::string name;
+  std::string summary;
+  CommandFn run;
+};
+int dispatch_actions(const std::string& command, const std::vector<Action>& actions, int argc, char** argv);
 
 }  // namespace dpareto::apps

@@ -12,6 +12,7 @@
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/candidate_file.hpp"
+#include "dpareto/select/ledger.hpp"
 #include "dpareto/select/model_file.hpp"
 #include "dpareto/select/tuning_pipeline.hpp"
 #include "problem_flags.hpp"
@@ -77,7 +78,9 @@ int run_tune(int argc, char** argv) {
       "validation-fraction", po::value<double>()->default_value(0.2), "share of the rows a run trains on held out to score it")(
       "conversion", po::value<std::string>()->default_value("improved"), "RDP -> (eps, delta): improved or classic")(
       "seed", po::value<std::uint64_t>(), "seeded randomness (NOT for release); default: the OS CSPRNG")(
-      "out", po::value<std::string>()->required(), "output directory (model.bin, certificate.json)");
+      "out", po::value<std::string>()->required(), "output directory (model.bin, certificate.json)")(
+      "ledger", po::value<std::string>(), "the data's privacy ledger (default: one file per dataset, see `dpareto ledger`)")(
+      "exceed-cap", po::bool_switch(), "run even if the ledger total would pass the ledger's cap (with a warning)");
   po::options_description stopping("random-stopping, grid, subsampled");
   stopping.add_options()("distribution", po::value<std::string>()->default_value("poisson"), "law of the number of runs K: poisson or tnb")(
       "mu", po::value<double>(), "poisson: mean of K, > 0 (default 2.5 x candidates)")(
@@ -108,7 +111,39 @@ int run_tune(int argc, char** argv) {
   const auto* dp = dynamic_cast<const problems::DpTrainingProblem*>(problem.get());
   if (dp == nullptr) throw InputError("--problem " + problem->name() + " is not a DP-training problem (tune needs one)");
 
-  const auto outcome = select::tune(*dp, candidates, settings);
+  // The privacy ledger of this data: the run's curve is checked against the cap and recorded before
+  // anything reads the private rows, and its outcome afterwards (a failed run still spent).
+  const select::LedgerDataset dataset = select::ledger_dataset_of(*dp);
+  const std::filesystem::path ledger_file =
+      vm->count("ledger") ? std::filesystem::path((*vm)["ledger"].as<std::string>()) : select::default_ledger_path(dataset.id);
+  const select::LedgerLock lock(ledger_file);
+  select::Ledger ledger = select::Ledger::open(ledger_file, dataset);
+  const bool exceed = (*vm)["exceed-cap"].as<bool>();
+  std::optional<std::size_t> entry;
+  const auto record = [&](const std::vector<double>& orders, const std::vector<double>& rdp,
+                          const privacy::EpsilonResult& total) {
+    if (ledger.cap()) {
+      const auto projected = ledger.total(ledger.cap()->delta, &orders, &rdp).epsilon;
+      if (projected > ledger.cap()->epsilon) {
+        const std::string what = "this run would bring the privacy ledger " + ledger_file.string() + " to epsilon " +
+                                 format_number(projected) + " at delta " + format_number(ledger.cap()->delta) +
+                                 ", past its cap " + format_number(ledger.cap()->epsilon);
+        if (!exceed) throw InputError(what + " (nothing was run; --exceed-cap runs it anyway)");
+        std::cerr << "warning: " << what << " (--exceed-cap)\n";
+      }
+    }
+    entry = ledger.append({"", dp->name(), select::to_string(settings.method), "started",
+                           (*vm)["out"].as<std::string>(), total.epsilon, total.delta, orders, rdp});
+  };
+  std::optional<select::TuningOutcome> result;
+  try {
+    result = select::tune(*dp, candidates, settings, record);
+  } catch (const std::exception& e) {
+    if (entry) ledger.set_outcome(*entry, std::string("failed: ") + e.what());
+    throw;
+  }
+  const auto& outcome = *result;
+  ledger.set_outcome(*entry, outcome.weights ? "released" : "nothing released");
 
   // Everything is computed; only now touch DIR.
   const std::filesystem::path dir((*vm)["out"].as<std::string>());
@@ -132,6 +167,10 @@ int run_tune(int argc, char** argv) {
   else
     std::cout << c["note"].get<std::string>() << " (no model.bin)\n";
   std::cout << "randomness: " << c["randomness"].get<std::string>() << "; wrote " << dir.string() << "\n";
+  const double ledger_delta = ledger.cap() ? ledger.cap()->delta : settings.delta;
+  std::cout << "privacy ledger " << ledger_file.string() << ": " << ledger.entries().size() << " run(s) on this data, "
+            << "epsilon " << format_number(ledger.total(ledger_delta).epsilon) << " at delta " << format_number(ledger_delta)
+            << (ledger.cap() ? " (cap " + format_number(ledger.cap()->epsilon) + ")" : std::string()) << "\n";
   return 0;
 }
 

@@ -253,7 +253,8 @@ fs::path resolve_data_dir(const std::string& explicit_dir) {
 }
 
 Split load_adult(const fs::path& data_dir) {
-  return {load_libsvm(data_dir / "adult" / "a9a", 123), load_libsvm(data_dir / "adult" / "a9a.t", 123)};
+  return {load_libsvm(data_dir / "adult" / "a9a", 123), load_libsvm(data_dir / "adult" / "a9a.t", 123),
+          {data_dir / "adult" / "a9a"}};
 }
 
 Split load_mnist(const fs::path& data_dir) {
@@ -264,7 +265,8 @@ Split load_mnist(const fs::path& data_dir) {
     return fs::exists(gz) || !fs::exists(dir / stem) ? gz : dir / stem;
   };
   return {load_idx(pick("train-images-idx3-ubyte"), pick("train-labels-idx1-ubyte")),
-          load_idx(pick("t10k-images-idx3-ubyte"), pick("t10k-labels-idx1-ubyte"))};
+          load_idx(pick("t10k-images-idx3-ubyte"), pick("t10k-labels-idx1-ubyte")),
+          {pick("train-images-idx3-ubyte"), pick("train-labels-idx1-ubyte")}};
 }
 
 }  // namespace dpareto::learn

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <thread>
 
+#include "dpareto/core/checksum.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/random.hpp"
@@ -105,6 +106,19 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
                {"delta", format_number(delta())}};
   settings_["data_dir"] = spec_.data == DataSource::synthetic ? "none (generated data)"
                                                                : learn::resolve_data_dir(data_dir).string();
+}
+
+DpTrainingProblem::DataIdentity DpTrainingProblem::data_identity() const {
+  DataIdentity identity;
+  identity.description = settings_.at("dataset");
+  // By content alone: the same bytes under another name or directory are the same data.
+  std::string all = data_.train_files.empty() ? identity.description + "\n" : "";
+  for (const auto& file : data_.train_files) {
+    identity.files.emplace_back(file.filename().string(), sha256_file(file));
+    all += identity.files.back().second + "\n";
+  }
+  identity.id = sha256_text(all);
+  return identity;
 }
 
 learn::TrainConfig DpTrainingProblem::config(const space::Params& params, int threads) const {

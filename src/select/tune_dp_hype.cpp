@@ -47,6 +47,8 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
   const auto& configs = final_training.configs;
   const auto& total = final_training.total;
 
+  context.spend(final_training.total_rdp, total);
+
   const auto clients = s.client_split == ClientSplit::iid
                            ? uniform_parts(context.rows, s.clients, *context.source)
                            : label_skewed_parts(context.rows, context.data().labels(), context.data().num_classes(),

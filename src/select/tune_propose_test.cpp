@@ -40,6 +40,8 @@ TuningOutcome tune_propose_test(TuningContext& context) {
   const auto& configs = final_training.configs;
   const auto& total = final_training.total;
 
+  context.spend(final_training.total_rdp, total);
+
   // Partitions, each split into training and validation rows.
   struct Partition {
     learn::Dataset train, validation;

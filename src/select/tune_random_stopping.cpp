@@ -100,6 +100,7 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
   const auto tuning_curve = stopping_rdp(stopping, context.orders, run_curve);
   const auto total = privacy::rdp_to_epsilon(context.orders, tuning_curve, s.delta, s.conversion);
 
+  context.spend(tuning_curve, total);
   const auto result = run_random_stopping(context, configs, train, validation, stopping, score_epsilon);
 
   auto c = certificate_header(context, total);

@@ -87,6 +87,7 @@ TuningOutcome tune_subsampled(TuningContext& context) {
   const auto curves = subsampled_curves(context, tuning, m, final_configs, n_final, stopping, score_epsilon);
   const auto total = privacy::rdp_to_epsilon(context.orders, curves.total, s.delta, s.conversion);
 
+  context.spend(curves.total, total);
   const learn::Dataset train = context.data().subset(inside.rest), validation = context.data().subset(inside.selected);
   const auto result = run_random_stopping(context, tuning, train, validation, stopping, score_epsilon);
 

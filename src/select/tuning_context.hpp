@@ -23,6 +23,12 @@ struct TuningContext {
   std::vector<int> rows;                    // 0 .. n−1 of the problem's training split
   std::unique_ptr<privacy::RandomSource> source;
   std::vector<double> orders;
+  SpendingHook before_spending;
+
+  // Every method calls this exactly once, with its whole curve, before it reads the private rows.
+  void spend(const std::vector<double>& rdp, const privacy::EpsilonResult& total) const {
+    if (before_spending) before_spending(orders, rdp, total);
+  }
 
   const learn::Network& net() const { return problem.network(); }
   const learn::Dataset& data() const { return problem.data().train; }
@@ -93,6 +99,7 @@ struct FinalTraining {
   double candidate_epsilon = 0;
   std::vector<double> sigmas;
   std::vector<double> training_rdp;
+  std::vector<double> total_rdp;  // tuning + training, composed
   privacy::EpsilonResult total{};
 };
 FinalTraining calibrate_final_training(const TuningContext& context, const std::vector<double>& tuning_rdp);

@@ -71,7 +71,7 @@ void check_tuning_settings(const TuningSettings& s) {
 }
 
 TuningOutcome tune(const problems::DpTrainingProblem& problem, const CandidateFile& candidates,
-                   const TuningSettings& settings) {
+                   const TuningSettings& settings, const SpendingHook& before_spending) {
   check_tuning_settings(settings);
   if (candidates.problem != problem.name())
     throw InputError(candidates.source + ": problem '" + candidates.problem + "' does not match --problem " +
@@ -81,7 +81,7 @@ TuningOutcome tune(const problems::DpTrainingProblem& problem, const CandidateFi
   CandidateFile filled = candidates;
   for (auto& c : filled.candidates) c["noise_multiplier"] = 1.0;
   TuningContext context{problem, settings, candidates, candidate_params(filled, problem.space()), {}, {}, nullptr,
-                        privacy::default_orders()};
+                        privacy::default_orders(), before_spending};
   const int n = problem.data().train.size();
   context.rows.resize(static_cast<std::size_t>(n));
   std::iota(context.rows.begin(), context.rows.end(), 0);
@@ -237,7 +237,8 @@ FinalTraining calibrate_final_training(const TuningContext& context, const std::
   f.candidate_epsilon = per.candidate_epsilon;
   f.sigmas = per.sigmas;
   f.training_rdp = uniform_training_rdp(f.configs, context.n(), context.orders);
-  f.total = total_of(f.training_rdp);
+  f.total_rdp = compose(tuning_rdp, f.training_rdp);
+  f.total = privacy::rdp_to_epsilon(context.orders, f.total_rdp, s.delta, s.conversion);
   return f;
 }
 

@@ -3,6 +3,7 @@
 // line naming the file, the line (text formats) or byte offset (IDX), and what was expected.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "dpareto/learn/dataset.hpp"
 
@@ -31,6 +32,7 @@ std::filesystem::path resolve_data_dir(const std::string& explicit_dir);
 struct Split {
   Dataset train;
   Dataset test;
+  std::vector<std::filesystem::path> train_files;  // the files the training rows came from (none if generated)
 };
 Split load_adult(const std::filesystem::path& data_dir);
 Split load_mnist(const std::filesystem::path& data_dir);

@@ -45,6 +45,15 @@ class DpTrainingProblem : public Problem {
   // The model trained by every evaluation, and the thread count of option `threads` (used by
   // `dpareto tune` to train single models on its own row splits).
   const learn::Network& network() const { return net_; }
+  // What identifies the private training data for the privacy ledger: the SHA-256 of every file
+  // the training rows came from (whatever the train_subset: overlapping subsets share a ledger),
+  // or the generator's description for generated data.
+  struct DataIdentity {
+    std::string description;
+    std::vector<std::pair<std::string, std::string>> files;  // (file name, SHA-256)
+    std::string id;                                          // SHA-256 over the above
+  };
+  DataIdentity data_identity() const;
   int threads() const { return threads_; }
 
  private:

@@ -22,6 +22,7 @@
 // Row splits (validation, partitions, clients, the subsample X₁) assign every row independently,
 // so adding, removing or replacing one row changes one part only.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,9 +88,15 @@ struct TuningOutcome {
   std::string architecture;
 };
 
+// Called once per run with the whole procedure's RDP curve (on `orders`) and its (ε, δ), after
+// every calibration and before anything reads the private rows: the caller may record the spending
+// (the privacy ledger) or refuse it by throwing.
+using SpendingHook = std::function<void(const std::vector<double>& orders, const std::vector<double>& rdp,
+                                        const privacy::EpsilonResult& total)>;
+
 // Runs the whole procedure; writes nothing. InputError for bad candidates, settings that do not fit
 // the data (more clients than rows, k > candidates, ...) or an unreachable target.
 TuningOutcome tune(const problems::DpTrainingProblem& problem, const CandidateFile& candidates,
-                   const TuningSettings& settings);
+                   const TuningSettings& settings, const SpendingHook& before_spending = {});
 
 }  // namespace dpareto::select
