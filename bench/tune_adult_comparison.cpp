@@ -312,7 +312,7 @@ int main(int argc, char** argv) {
 
   std::ofstream runs_csv(sibling("_runs.csv"));
   runs_csv << "method,epsilon,run,released,selected_candidate,test_accuracy,certificate_epsilon,tuning_epsilon,"
-              "training_epsilon,released_sigma,released_rows,stopping_runs,seconds,note\n";
+              "training_epsilon,released_sigma,released_rows,seconds,note\n";
   struct Row {
     std::string method;
     double epsilon, mean_acc, se, gap_pp, selection_pp, budget_pp, cert_eps, train_eps, tune_eps, sigma, seconds;
@@ -399,9 +399,8 @@ int main(int argc, char** argv) {
         std::replace(note.begin(), note.end(), ',', ';');
         std::replace(note.begin(), note.end(), '\n', ' ');
         runs_csv << m.label << ',' << eps << ',' << r << ',' << (picked >= 0) << ',' << picked << ',' << a << ','
-                 << ce << ',' << ue << ',' << te << ',' << sg << ',' << released_rows << ','
-                 << (cert.is_object() && cert.contains("runs") ? cert["runs"].get<long long>() : -1) << ',' << secs
-                 << ',' << note << '\n';
+                 << ce << ',' << ue << ',' << te << ',' << sg << ',' << released_rows << ',' << secs << ',' << note
+                 << '\n';
         runs_csv.flush();
       }
       row.mean_acc = mean(acc);

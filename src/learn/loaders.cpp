@@ -244,12 +244,19 @@ fs::path resolve_data_dir(const std::string& explicit_dir) {
     if (!fs::is_directory(env)) throw InputError("DPARETO_DATA=" + std::string(env) + " is not a directory");
     return env;
   }
-  const fs::path candidates[] = {fs::path(DPARETO_SOURCE_DIR) / ".." / "shared" / "data",
-                                 fs::current_path() / ".." / "shared" / "data"};
-  for (const auto& c : candidates)
+  // ../shared/data beside the working directory (the README's commands run from the checkout), or
+  // beside the checkout that holds the running binary (build/dpareto -> ../../shared/data). No
+  // path of the build machine is baked in: a binary copied to another host finds its data the same way.
+  std::error_code ec;
+  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  std::vector<fs::path> candidates{fs::current_path() / ".." / "shared" / "data"};
+  if (!ec) candidates.push_back(exe_dir / ".." / ".." / "shared" / "data");
+  std::string tried;
+  for (const auto& c : candidates) {
     if (fs::is_directory(c)) return fs::weakly_canonical(c);
-  throw InputError("no data directory: tried " + candidates[0].string() + " and " + candidates[1].string() +
-                   "; set --data-dir or DPARETO_DATA");
+    tried += (tried.empty() ? "" : " and ") + c.lexically_normal().string();
+  }
+  throw InputError("no data directory: tried " + tried + "; set --data-dir or DPARETO_DATA");
 }
 
 Split load_adult(const fs::path& data_dir) {

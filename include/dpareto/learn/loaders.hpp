@@ -24,8 +24,8 @@ Dataset load_idx(const std::filesystem::path& images, const std::filesystem::pat
 Dataset load_csv(const std::filesystem::path& path, const std::string& label_column, int num_classes);
 
 // Where datasets live: `explicit_dir` if non-empty, else $DPARETO_DATA, else ../shared/data
-// relative to the source tree, else ../shared/data relative to the current directory. Throws
-// InputError listing the places tried when none exists.
+// relative to the current directory, else ../../shared/data relative to the running binary (a
+// build/ folder inside the checkout). Throws InputError listing the places tried when none exists.
 std::filesystem::path resolve_data_dir(const std::string& explicit_dir);
 
 // The standard splits under a data directory: adult/a9a(.t) with 123 features; mnist/*-ubyte(.gz).
