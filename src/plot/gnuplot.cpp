@@ -1,7 +1,6 @@
 #include "dpareto/plot/gnuplot.hpp"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/subprocess.hpp"
 
 extern char** environ;
 
@@ -101,17 +101,14 @@ Running start(const std::string& gnuplot, const GnuplotScript& script, const std
     kept << body;
   }
   const std::string err_path = (directory / "stderr.txt").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::string arg0 = "gnuplot", arg1 = script_path.string();
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  std::string arg0 = gnuplot, arg1 = script_path.string();
   char* argv[] = {arg0.data(), arg1.data(), nullptr};
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, gnuplot.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
+  const int rc = null_fd < 0 || err_fd < 0 ? errno : start_process(argv, environ, null_fd, err_fd, pid);
+  if (null_fd >= 0) ::close(null_fd);
+  if (err_fd >= 0) ::close(err_fd);
   if (rc != 0) {
     fs::remove_all(directory);
     throw DependencyError("cannot run " + gnuplot + ": " + std::strerror(rc));
@@ -122,8 +119,7 @@ Running start(const std::string& gnuplot, const GnuplotScript& script, const std
 // Waits for one gnuplot process; returns the error message ("" on success) and cleans up.
 std::string finish(const Running& job) {
   int status = 0;
-  while (::waitpid(job.pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  reap(job.pid, status, true);
   std::string message;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::ifstream err(job.directory / "stderr.txt");

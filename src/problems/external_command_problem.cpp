@@ -19,6 +19,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/subprocess.hpp"
 
 extern char** environ;
 
@@ -97,80 +98,6 @@ std::string last_log_line(const std::string& path) {
   while (std::getline(in, line))
     if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
   return last.size() > 200 ? last.substr(0, 200) + "..." : last;
-}
-
-// Starts argv[0] (searched in PATH) in a new process group with stdin from /dev/null, stdout on
-// `out_fd`, stderr on `err_fd`, default signal handling, and SIGKILL as its parent-death signal:
-// if dpareto dies (even by SIGKILL) the evaluation dies with it rather than running on orphaned;
-// a resumed study re-runs it. Returns 0 or the errno of the failed exec. Between fork and exec the
-// child makes only async-signal-safe calls (dpareto is multi-threaded).
-int start_process(char* const* argv, char* const* envp, int out_fd, int err_fd, pid_t& pid) {
-  int status_pipe[2];
-  if (::pipe2(status_pipe, O_CLOEXEC) != 0) return errno;
-  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  const pid_t parent = ::getpid();
-  pid = ::fork();
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
-    struct sigaction default_action {};
-    default_action.sa_handler = SIG_DFL;
-    for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD}) ::sigaction(s, &default_action, nullptr);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::dup2(null_fd, 0);
-    ::dup2(out_fd, 1);
-    ::dup2(err_fd, 2);
-    ::execvpe(argv[0], argv, envp);
-    const int e = errno;
-    [[maybe_unused]] const auto n = ::write(status_pipe[1], &e, sizeof(e));
-    ::_exit(127);
-  }
-  const int fork_error = pid < 0 ? errno : 0;
-  ::close(status_pipe[1]);
-  if (null_fd >= 0) ::close(null_fd);
-  if (fork_error != 0) {
-    ::close(status_pipe[0]);
-    return fork_error;
-  }
-  ::setpgid(pid, pid);  // also from the parent, so the group exists before any kill(-pid)
-  int exec_error = 0;
-  ssize_t n;
-  do n = ::read(status_pipe[0], &exec_error, sizeof(exec_error));  // EOF: exec succeeded
-  while (n < 0 && errno == EINTR);
-  ::close(status_pipe[0]);
-  if (n == static_cast<ssize_t>(sizeof(exec_error))) {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return exec_error;
-  }
-  return 0;
-}
-
-bool reap(pid_t pid, int& status, bool block) {
-  while (true) {
-    const pid_t r = ::waitpid(pid, &status, block ? 0 : WNOHANG);
-    if (r == pid) return true;
-    if (r == 0) return false;
-    if (errno != EINTR) return true;  // ECHILD: nothing left to wait for
-  }
-}
-
-// Kills the process group: SIGTERM, then SIGKILL if the leader is still alive after 1 s.
-void kill_group(pid_t pid, int& status) {
-  ::kill(-pid, SIGTERM);
-  const auto until = Clock::now() + std::chrono::seconds(1);
-  while (Clock::now() < until) {
-    if (reap(pid, status, false)) {
-      ::kill(-pid, SIGKILL);  // stragglers of the group
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ::kill(-pid, SIGKILL);
-  reap(pid, status, true);
 }
 
 }  // namespace
