@@ -106,7 +106,7 @@ int run_dpsgd(int argc, char** argv) {
 int run_tuning(int argc, char** argv) {
   po::options_description options("account tuning options");
   options.add_options()("distribution", po::value<std::string>()->required(), "law of the number of runs K: poisson (--mu) or tnb (--eta, --gamma)")(
-      "mu", po::value<double>(), "Poisson mean of K, > 0")("eta", po::value<double>(), "truncated negative binomial eta > -1")(
+      "mu", po::value<double>(), "Poisson mean of K, >= 1")("eta", po::value<double>(), "truncated negative binomial eta > -1")(
       "gamma", po::value<double>(), "truncated negative binomial gamma in (0, 1)")(
       "score-epsilon", po::value<double>(), "each run also releases an epsilon-DP score (e.g. dpareto tune's noisy validation count)");
   add_dpsgd_flags(options);
@@ -128,7 +128,8 @@ int run_tuning(int argc, char** argv) {
   if (distribution == "poisson") {
     if (!vm->count("mu")) throw InputError("--distribution poisson needs --mu");
     const double mu = (*vm)["mu"].as<double>();
-    if (!(mu > 0) || std::isinf(mu)) throw InputError("--mu " + format_number(mu) + " must be a finite number > 0");
+    if (!(mu >= 1) || std::isinf(mu))
+      throw InputError("--mu " + format_number(mu) + " must be a finite number >= 1 (the privacy bound holds only from 1 on)");
     rdp = privacy::poisson_stopping_rdp(f.orders, candidate, mu);
     json["expected_runs"] = json_number(mu);
   } else if (distribution == "tnb") {

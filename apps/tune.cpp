@@ -83,7 +83,7 @@ int run_tune(int argc, char** argv) {
       "exceed-cap", po::bool_switch(), "run even if the ledger total would pass the ledger's cap (with a warning)");
   po::options_description stopping("random-stopping, grid, subsampled");
   stopping.add_options()("distribution", po::value<std::string>()->default_value("poisson"), "law of the number of runs K: poisson or tnb")(
-      "mu", po::value<double>(), "poisson: mean of K, > 0 (default 2.5 x candidates)")(
+      "mu", po::value<double>(), "poisson: mean of K, >= 1 (default 2.5 x candidates)")(
       "eta", po::value<double>(), "tnb: eta > -1 (1: geometric, 0: logarithmic)")("gamma", po::value<double>(), "tnb: gamma in (0, 1)")(
       "score-epsilon", po::value<double>(), "epsilon of each run's noisy validation score (discrete Laplace; default: "
                                              "noise std 0.5 pp of accuracy, sqrt(2)/(0.005 rows), at most target/10)")(

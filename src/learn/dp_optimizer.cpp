@@ -92,6 +92,7 @@ privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double
 
 TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed) {
   const int n = data.size();
+  net.check_inputs(data);
   TrainResult result;
   result.steps = training_steps(config, n);
   Rng rng(seed);

@@ -16,7 +16,16 @@ namespace dpareto::learn {
 namespace fs = std::filesystem;
 namespace {
 
+// A data file must be a regular file: a FIFO or device would block or never end.
+void check_regular(const fs::path& path) {
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (!ec && fs::exists(status) && !fs::is_regular_file(status))
+    throw InputError(path.string() + ": not a regular file (a directory, FIFO or device cannot be a data file)");
+}
+
 std::string read_text(const fs::path& path) {
+  check_regular(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot open " + path.string() + " (set --data-dir or DPARETO_DATA)");
   std::ostringstream os;
@@ -24,14 +33,20 @@ std::string read_text(const fs::path& path) {
   return os.str();
 }
 
-// Whole file through zlib, which passes non-gzip files through unchanged.
-std::string read_maybe_gzip(const fs::path& path) {
+// Reads through zlib (which passes non-gzip files through unchanged) until `limit(bytes so far)`
+// bytes are in, or the end. `limit` sees the data read so far, so a caller can bound the rest by
+// what a header declares before inflating it: a small gzip bomb never expands beyond that.
+template <typename Limit>
+std::string read_maybe_gzip(const fs::path& path, Limit&& limit) {
+  check_regular(path);
   gzFile f = gzopen(path.string().c_str(), "rb");
   if (!f) throw InputError("cannot open " + path.string() + " (set --data-dir or DPARETO_DATA)");
   std::string data;
   char buf[1 << 16];
   for (;;) {
-    const int got = gzread(f, buf, sizeof buf);
+    const std::size_t want = std::min<std::size_t>(sizeof buf, limit(data) - std::min(limit(data), data.size()));
+    if (want == 0) break;
+    const int got = gzread(f, buf, static_cast<unsigned>(want));
     if (got < 0) {
       int code = 0;
       const std::string why = gzerror(f, &code);
@@ -103,6 +118,7 @@ std::vector<std::uint32_t> idx_header(const std::string& data, const fs::path& p
   std::size_t payload = 1;
   for (int i = 0; i < dims; ++i) {
     sizes.push_back(big_endian_u32(data, 4 + 4 * static_cast<std::size_t>(i)));
+    // The product cannot wrap: read_idx refused declared sizes beyond 8 GiB.
     payload *= sizes.back();
   }
   if (data.size() != header + payload)
@@ -159,11 +175,30 @@ Dataset load_libsvm(const fs::path& path, int dimension) {
   return Dataset::from_dense(std::move(x), std::move(labels), 2);
 }
 
+// An IDX file, read no further than its header declares (plus one byte, to detect trailing data).
+std::string read_idx(const fs::path& path, int dims) {
+  const std::size_t header = 4 + 4 * static_cast<std::size_t>(dims);
+  constexpr std::size_t max_payload = std::size_t{1} << 33;  // 8 GiB: far beyond any image set
+  return read_maybe_gzip(path, [&](const std::string& so_far) -> std::size_t {
+    if (so_far.size() < header) return header;
+    std::size_t payload = 1;
+    for (int i = 0; i < dims; ++i) {
+      const std::uint32_t size = big_endian_u32(so_far, 4 + 4 * static_cast<std::size_t>(i));
+      if (size != 0 && payload > max_payload / size)
+        throw InputError(path.string() + ": size " + std::to_string(size) + " at byte offset " +
+                         std::to_string(4 + 4 * i) + " declares more than 8 GiB of data");
+      payload *= size;
+    }
+    return header + payload + 1;
+  });
+}
+
 Dataset load_idx(const fs::path& images, const fs::path& labels, int num_classes) {
-  std::string img = read_maybe_gzip(images);
-  const std::string lab = read_maybe_gzip(labels);
+  std::string img = read_idx(images, 3);
+  const std::string lab = read_idx(labels, 1);
   const auto isz = idx_header(img, images, 2051, 3);
   const auto lsz = idx_header(lab, labels, 2049, 1);
+  if (isz[0] == 0) throw InputError(images.string() + ": the header declares 0 images (byte offset 4)");
   if (isz[0] != lsz[0])
     throw InputError(labels.string() + ": " + std::to_string(lsz[0]) + " labels at byte offset 4: expected " +
                      std::to_string(isz[0]) + " (the image count of " + images.string() + ")");

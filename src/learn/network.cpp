@@ -36,6 +36,12 @@ Network::Network(Architecture architecture) : arch_(std::move(architecture)) {
   }
 }
 
+void Network::check_inputs(const Dataset& data) const {
+  if (data.dimension() != arch_.inputs)
+    throw InputError("network " + arch_.name + " expects " + std::to_string(arch_.inputs) +
+                     " features per example, the data has " + std::to_string(data.dimension()));
+}
+
 Eigen::VectorXf Network::initial_parameters(Rng& rng) const {
   Eigen::VectorXf p = Eigen::VectorXf::Zero(static_cast<Eigen::Index>(size_));
   if (arch_.hidden.empty()) return p;
@@ -183,6 +189,7 @@ int Network::predicted_class(const MatrixF& logits, Eigen::Index i) const {
 }
 
 double accuracy(const Network& net, const Eigen::VectorXf& params, const Dataset& data, int threads) {
+  net.check_inputs(data);
   constexpr int chunk = 1024;
   const int n = data.size();
   const int chunks = (n + chunk - 1) / chunk;

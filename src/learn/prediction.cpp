@@ -26,6 +26,7 @@ Predictions predict(const Network& net, const Eigen::VectorXf& params, const Dat
   } else {
     for (int k = 0; k < columns; ++k) p.score_names.push_back("p" + std::to_string(k));
   }
+  net.check_inputs(data);
   long long correct = 0;
 #pragma omp parallel num_threads(std::max(1, std::min(threads, chunks))) reduction(+ : correct)
   {

@@ -23,7 +23,12 @@ void check_curve(const std::vector<double>& orders, const std::vector<double>& r
 
 std::vector<double> poisson_stopping_rdp(const std::vector<double>& orders,
                                          const std::vector<double>& candidate_rdp, double mu) {
-  if (!(mu > 0) || std::isinf(mu)) throw InputError("Poisson mean mu = " + format_number(mu) + " must be a finite number > 0");
+  // The bound's log(μ)/(α−1) term is negative below μ = 1, where it can fall below 0 (a perfectly
+  // private base run would get a negative RDP): the theorem gives no valid bound there.
+  if (!(mu >= 1) || std::isinf(mu))
+    throw InputError("Poisson mean mu = " + format_number(mu) +
+                     " must be a finite number >= 1 (below 1 the Papernot-Steinke bound's log(mu) term is not a valid "
+                     "bound)");
   check_curve(orders, candidate_rdp);
   std::vector<double> out(orders.size());
   for (std::size_t i = 0; i < orders.size(); ++i) {

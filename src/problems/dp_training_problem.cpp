@@ -79,6 +79,15 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   if (threads_ < 1) throw InputError("option threads=" + std::to_string(threads_) + ": expected >= 1");
 
   data_ = load(spec_.data, data_dir);
+  for (const learn::Dataset* part : {&data_.train, &data_.test})
+    if (part->dimension() != spec_.architecture.inputs) {
+      std::string files;
+      for (const auto& f : data_.train_files) files += (files.empty() ? "" : ", ") + f.string();
+      throw InputError((files.empty() ? spec_.name : files) + ": examples have " + std::to_string(part->dimension()) +
+                       " features, the model " + spec_.architecture.name + " of " + spec_.name + " expects " +
+                       std::to_string(spec_.architecture.inputs) +
+                       (mnist ? " (28x28 images)" : ""));
+    }
   if (subset > 0 && subset < data_.train.size()) {
     // The first N examples, so every evaluation trains on the same ones.
     std::vector<int> rows(static_cast<std::size_t>(subset));

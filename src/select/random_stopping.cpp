@@ -35,8 +35,9 @@ double tnb_first(const TruncatedNegativeBinomialStopping& r) {  // P(K = 1)
 
 void check_stopping_rule(const StoppingRule& rule) {
   if (const auto* p = std::get_if<PoissonStopping>(&rule)) {
-    if (!(p->mu > 0) || !std::isfinite(p->mu)) {
-      throw InputError("random stopping: Poisson mean mu = " + format_number(p->mu) + " must be a finite number > 0");
+    if (!(p->mu >= 1) || !std::isfinite(p->mu)) {
+      throw InputError("random stopping: Poisson mean mu = " + format_number(p->mu) +
+                       " must be a finite number >= 1 (the privacy bound holds only from 1 on)");
     }
     return;
   }

@@ -2,6 +2,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -202,4 +203,32 @@ TEST_CASE("libsvm and csv: non-finite or out-of-range feature values name file, 
   // Large but representable values load (clipping bounds their contribution).
   const Dataset big = load_libsvm(dir.write("big", "+1 3:1e30\n-1 1:3.4e38\n"), 5);
   CHECK(big.size() == 2);
+}
+
+TEST_CASE("idx: declared sizes whose product overflows, a gzip bomb, zero images") {
+  TempDir dir;
+  const auto labels = dir.write("l", idx_labels({1}));
+  // 2^16 × 2^16 × 2^16 × ... wraps a 64-bit product if multiplied blindly (issue 24: accepted as 28×28).
+  std::string wrap = be32(2051) + be32(65536) + be32(65536) + be32(65536) + std::string(784, '\0');
+  const std::string overflow = error_of([&] { load_idx(dir.write("w", wrap), labels); });
+  CHECK(overflow.find("declares more than 8 GiB") != std::string::npos);
+  // A valid header for one 28×28 image, then 64 MiB of zeros: refused as trailing data after reading
+  // at most one byte past the declared payload (issue 23: the whole file used to be inflated first).
+  std::string bomb = idx_images(1, 28, 28);
+  bomb.append(std::size_t{64} << 20, '\0');
+  const auto bomb_path = dir.write_gz("bomb.gz", bomb);
+  CHECK(fs::file_size(bomb_path) < (std::size_t{1} << 20));
+  const std::string trailing = error_of([&] { load_idx(bomb_path, labels); });
+  CHECK(trailing.find("trailing data at byte offset 800") != std::string::npos);
+  const std::string none = error_of([&] { load_idx(dir.write("z", idx_images(0, 28, 28)), dir.write("l0", idx_labels({}))); });
+  CHECK(none.find("declares 0 images") != std::string::npos);
+}
+
+TEST_CASE("data files must be regular files: a FIFO or a directory is refused at once") {
+  TempDir dir;
+  const auto fifo = dir.path / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(error_of([&] { load_libsvm(fifo, 5); }).find("not a regular file") != std::string::npos);
+  CHECK(error_of([&] { load_idx(fifo, fifo); }).find("not a regular file") != std::string::npos);
+  CHECK(error_of([&] { load_csv(dir.path, "y", 2); }).find("not a regular file") != std::string::npos);
 }

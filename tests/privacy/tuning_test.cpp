@@ -37,6 +37,12 @@ TEST_CASE("random stopping with K ~ Poisson(mu), by hand (Koskela-Kulkarni Thm 5
   const auto more = poisson_stopping_rdp(orders, candidate, 2 * mu);
   for (std::size_t i = 0; i < orders.size(); ++i) CHECK(more[i] > tuned[i]);
   CHECK_THROWS_AS(poisson_stopping_rdp(orders, candidate, 0), dpareto::InputError);
+  // Below μ = 1 the log(μ) term could make the bound negative (issue 24: --mu 0.5 failed with an
+  // internal RDP message): refused with the reason; μ = 1 is valid and never negative.
+  CHECK_THROWS_WITH_AS(poisson_stopping_rdp(orders, candidate, 0.5), doctest::Contains("must be a finite number >= 1"),
+                       dpareto::InputError);
+  const std::vector<double> zero(orders.size(), 0.0);
+  for (double v : poisson_stopping_rdp(orders, zero, 1)) CHECK(v >= 0);
 }
 
 TEST_CASE("random stopping with a truncated negative binomial K (Papernot-Steinke Thm 2)") {

@@ -55,6 +55,11 @@ class Network {
   std::size_t num_parameters() const { return size_; }
   int num_layers() const { return static_cast<int>(offsets_.size()); }
 
+  // InputError unless every example of `data` has architecture().inputs features. Called before
+  // any OpenMP region that runs the network: no exception may cross such a region (it would end
+  // the process with std::terminate).
+  void check_inputs(const Dataset& data) const;
+
   // Linear models start at w = 0 (DPareto Alg. 3-4); MLP weights are He-uniform (zero would never
   // break the symmetry of the hidden units), biases 0.
   Eigen::VectorXf initial_parameters(Rng& rng) const;

@@ -1,0 +1,74 @@
+// Data and flags that used to crash or mislead (issues 23 and 24): each is one line naming the value
+// and its source, exit 2, never a signal.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "../support/test_support.hpp"
+
+namespace fs = std::filesystem;
+using dpareto::test::run_cli;
+
+namespace {
+
+const dpareto::test::TempRoot temp_root("dpareto_bad_data_test_");
+
+std::string be32(std::uint32_t v) {
+  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
+}
+
+// An MNIST-format directory whose images are side × side.
+fs::path mnist_dir(const std::string& name, std::uint32_t side) {
+  const auto dir = temp_root.dir(name) / "mnist";
+  fs::create_directories(dir);
+  for (const std::string split : {"train", "t10k"}) {
+    const std::uint32_t n = 40;
+    std::string images = be32(2051) + be32(n) + be32(side) + be32(side);
+    images.append(std::size_t{n} * side * side, '\x10');
+    std::string labels = be32(2049) + be32(n);
+    for (std::uint32_t i = 0; i < n; ++i) labels += static_cast<char>(i % 10);
+    std::ofstream(dir / (split + "-images-idx3-ubyte"), std::ios::binary) << images;
+    std::ofstream(dir / (split + "-labels-idx1-ubyte"), std::ios::binary) << labels;
+  }
+  return dir.parent_path();
+}
+
+void check_one_line_exit_2(const dpareto::test::CliRun& r, const std::string& needle) {
+  CAPTURE(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find(needle) != std::string::npos);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
+}  // namespace
+
+TEST_CASE("MNIST files whose images are not 28x28: a clear error at load, not an abort inside training") {
+  const auto data = mnist_dir("mnist20", 20);
+  const auto r = run_cli("evaluate --problem mnist-mlp2-sgd --data-dir " + data.string() +
+                         " --params epochs=1,lot_size=16,learning_rate=0.1,noise_multiplier=1,clip_norm=1 --repeats 1");
+  check_one_line_exit_2(r, "examples have 400 features, the model mlp2 of mnist-mlp2-sgd expects 784 (28x28 images)");
+  // The same directory with 28×28 images runs.
+  const auto good = mnist_dir("mnist28", 28);
+  const auto ok = run_cli("evaluate --problem mnist-mlp2-sgd --data-dir " + good.string() +
+                          " --params epochs=1,lot_size=16,learning_rate=0.1,noise_multiplier=1,clip_norm=1 --repeats 1");
+  CHECK_MESSAGE(ok.status == 0, ok.output);
+}
+
+TEST_CASE("tune and account tuning: a Poisson mean below 1 is refused with the reason, not an internal RDP error") {
+  const auto dir = temp_root.dir("mu");
+  std::ofstream(dir / "c.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
+      {"epochs": 1, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}]})";
+  check_one_line_exit_2(run_cli("tune --problem synthetic-logreg-sgd --set train_subset=500 --candidates " +
+                                (dir / "c.json").string() + " --method random-stopping --mu 0.5 --target-epsilon 2 "
+                                "--delta 1e-5 --seed 1 --out " + (dir / "out").string()),
+                        "mu = 0.5 must be a finite number >= 1");
+  CHECK_FALSE(fs::exists(dir / "out"));
+  check_one_line_exit_2(run_cli("account tuning --distribution poisson --mu 0.5 --sampling poisson --q 0.01 --sigma 2 "
+                                "--steps 100 --delta 1e-5"),
+                        "--mu 0.5 must be a finite number >= 1");
+}
