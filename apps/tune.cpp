@@ -13,7 +13,7 @@
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/candidate_file.hpp"
 #include "dpareto/select/ledger.hpp"
-#include "dpareto/select/model_file.hpp"
+#include "dpareto/select/release_directory.hpp"
 #include "dpareto/select/tuning_pipeline.hpp"
 #include "problem_flags.hpp"
 
@@ -105,6 +105,7 @@ int run_tune(int argc, char** argv) {
       options, argc, argv);
   if (!vm) return 0;
   const select::TuningSettings settings = tuning_settings(*vm);
+  select::check_release_directory((*vm)["out"].as<std::string>());  // before any budget is spent
 
   const auto candidates = select::read_candidate_file((*vm)["candidates"].as<std::string>());
   const auto problem = make_problem_from(*vm);
@@ -145,16 +146,9 @@ int run_tune(int argc, char** argv) {
   const auto& outcome = *result;
   ledger.set_outcome(*entry, outcome.weights ? "released" : "nothing released");
 
-  // Everything is computed; only now touch DIR.
+  // Everything is computed; only now touch DIR, replaced as a whole.
   const std::filesystem::path dir((*vm)["out"].as<std::string>());
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError("--out " + dir.string() + ": cannot create directory (" + ec.message() + ")");
-  if (outcome.weights)
-    select::write_model_file((dir / "model.bin").string(), {outcome.architecture, *outcome.weights});
-  std::ofstream cert(dir / "certificate.json");
-  cert << outcome.certificate.dump(2) << "\n";
-  if (!cert.flush()) throw InputError("--out " + dir.string() + ": cannot write certificate.json");
+  select::write_release_directory(dir, outcome.certificate, outcome.architecture, outcome.weights);
 
   const auto& c = outcome.certificate;
   std::cout << c["method"].get<std::string>() << ": epsilon = " << c["epsilon"].dump() << " at delta = "

@@ -43,7 +43,8 @@ void write_model_file(const std::string& path, const ModelFile& model) {
     std::memcpy(&bits, &w, 4);
     put_u32(out, bits);
   }
-  if (!out.flush()) throw InputError(path + ": write failed");
+  out.close();
+  if (!out) throw InputError(path + ": write failed");
 }
 
 ModelFile read_model_file(const std::string& path) {
