@@ -27,7 +27,10 @@ namespace dpareto::problems {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::size_t max_stdout_bytes = 1 << 20;
+// The oracle's stdout is kept up to its last 4 MiB (progress lines before the JSON are fine); the
+// JSON it is judged on is the whole kept text or its last non-empty line, nested at most 64 deep.
+constexpr std::size_t max_stdout_bytes = std::size_t{4} << 20;
+constexpr int max_json_depth = 64;
 
 // The output evaluate() is judging on this thread: privacy(), utility() and delta() read it
 // instead of running the command again.
@@ -76,9 +79,33 @@ std::string excerpt(const std::string& raw) {
   const auto first = raw.find_first_not_of(" \t\r\n");
   const std::string text = first == std::string::npos ? "" : raw.substr(first, raw.find_last_not_of(" \t\r\n") - first + 1);
   std::string s = text.substr(0, 80);
-  for (char& c : s)
+  for (char& c : s) {
+    const auto u = static_cast<unsigned char>(c);
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    else if (u < 0x20 || u >= 0x7f) c = '?';  // binary junk (NUL included) is never echoed raw
+  }
   return "'" + s + (text.size() > 80 ? "...'" : "'");
+}
+
+// The deepest nesting of [ and { outside strings: the JSON parser recurses, so an oracle printing
+// '[' * 200000 must be refused before it reaches the parser (it overflowed the stack).
+int json_depth(const std::string& text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 // The last non-empty line of a text, without its line break.
@@ -267,14 +294,19 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
                                     std::chrono::duration<double>(options_.timeout_seconds));
   ::fcntl(pipe_fds[0], F_SETFL, ::fcntl(pipe_fds[0], F_GETFL) | O_NONBLOCK);
   std::string text;
+  std::size_t dropped = 0;  // bytes of stdout cut from the front to keep the last max_stdout_bytes
   int status = 0;
   bool eof = false, exited = false, timed_out = false;
   auto drain = [&] {
-    char buf[4096];
+    char buf[1 << 16];
     while (true) {
       const ssize_t n = ::read(pipe_fds[0], buf, sizeof(buf));
       if (n > 0) {
-        if (text.size() < max_stdout_bytes) text.append(buf, static_cast<std::size_t>(n));
+        text.append(buf, static_cast<std::size_t>(n));
+        if (text.size() > 2 * max_stdout_bytes) {
+          dropped += text.size() - max_stdout_bytes;
+          text.erase(0, text.size() - max_stdout_bytes);
+        }
       } else if (n == 0) {
         eof = true;
         return;
@@ -305,6 +337,10 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
   }
   drain();  // what the process wrote just before exiting
   ::close(pipe_fds[0]);
+  if (text.size() > max_stdout_bytes) {
+    dropped += text.size() - max_stdout_bytes;
+    text.erase(0, text.size() - max_stdout_bytes);
+  }
 
   const std::string log_note = log.empty() ? "" : " (stderr: " + log + ")";
   const std::string tail = last_log_line(log);
@@ -318,6 +354,9 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
     out.message = "exit status " + std::to_string(WEXITSTATUS(status)) + tail_note + log_note;
   } else {
     out = parse_oracle_output(text, options_.delta);
+    if (!out.ok && dropped > 0)
+      out.message += " (only the last " + std::to_string(max_stdout_bytes >> 20) + " MiB of stdout were kept; " +
+                     std::to_string(dropped) + " bytes before them were cut)";
     if (!out.ok) out.message += log_note;
   }
   return out;
@@ -327,11 +366,19 @@ ExternalCommandProblem::Output parse_oracle_output(const std::string& text, doub
   ExternalCommandProblem::Output out;
   nlohmann::json doc;
   const std::string normalized = normalize_python_json(text);
+  const auto parse = [](const std::string& candidate) {
+    if (json_depth(candidate) > max_json_depth)
+      throw InputError("nests deeper than " + std::to_string(max_json_depth) + " levels");
+    return nlohmann::json::parse(candidate);
+  };
   try {
-    doc = nlohmann::json::parse(normalized);
-  } catch (const nlohmann::json::parse_error&) {
+    doc = parse(normalized);
+  } catch (const std::exception&) {
     try {
-      doc = nlohmann::json::parse(last_line(normalized));  // scripts that also print progress
+      doc = parse(last_line(normalized));  // scripts that also print progress
+    } catch (const InputError& e) {
+      out.message = "output " + excerpt(last_line(text)) + " " + e.what() + " (expected a flat JSON object)";
+      return out;
     } catch (const nlohmann::json::parse_error&) {
       out.message = text.find_first_not_of(" \t\r\n") == std::string::npos
                         ? "the command printed nothing on stdout (expected a JSON object)"

@@ -204,3 +204,34 @@ TEST_CASE("space.json: parsing, defaults and one-line errors naming the file") {
   CHECK_THROWS_WITH_AS(space::read_space_json((dir / "none.json").string()), doctest::Contains("cannot open"),
                        InputError);
 }
+
+TEST_CASE("external oracle: hostile or chatty output is a failed evaluation with its reason, never a crash") {
+  const auto dir = temp_root.dir("hostile");
+  SUBCASE("deeply nested JSON (it overflowed the parser's stack) is refused by its depth") {
+    auto p = oracle(dir, "nested", "python3 -c \"print('[' * 200000)\"");
+    const auto e = p.evaluate({0.01, 7}, 5);
+    CHECK_FALSE(e.ok);
+    CHECK(e.message.find("nests deeper than 64 levels") != std::string::npos);
+  }
+  SUBCASE("6 MiB of progress lines before the JSON: the last line is still found") {
+    auto p = oracle(dir, "chatty",
+                    "python3 -c \"import sys\nfor i in range(100000): sys.stdout.write('progress line %06d ' % i + 'x' * 40 + '\\n')\n"
+                    "print('{\\\"epsilon\\\": 2, \\\"utility\\\": 0.5}')\"");
+    const auto e = p.evaluate({0.01, 7}, 5);
+    INFO(e.message);
+    CHECK(e.ok);
+    CHECK(e.epsilon == 2);
+  }
+  SUBCASE("so much output that nothing parses: the failure says what was cut") {
+    auto p = oracle(dir, "flood", "python3 -c \"import sys\nsys.stdout.write('x' * (6 << 20))\"");
+    const auto e = p.evaluate({0.01, 7}, 5);
+    CHECK_FALSE(e.ok);
+    CHECK(e.message.find("only the last 4 MiB of stdout were kept") != std::string::npos);
+  }
+  SUBCASE("binary junk, NUL bytes included, is never echoed raw") {
+    auto p = oracle(dir, "junk", "printf 'ab\\000\\001\\377cd'");
+    const auto e = p.evaluate({0.01, 7}, 5);
+    CHECK_FALSE(e.ok);
+    CHECK(e.message.find("'ab???cd'") != std::string::npos);
+  }
+}
