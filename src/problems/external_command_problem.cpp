@@ -271,8 +271,11 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
 
   pid_t pid = 0;
   const std::string log = log_path(seed);
-  const int err_fd = ::open(log.empty() ? "/dev/null" : log.c_str(),
-                            O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A log name is predictable (the seed): never follow a link planted there. The old file (or link)
+  // is removed and the log created exclusively, so a re-planted link makes the open fail instead.
+  if (!log.empty()) ::unlink(log.c_str());
+  const int err_fd = log.empty() ? ::open("/dev/null", O_WRONLY | O_CLOEXEC)
+                                 : ::open(log.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (err_fd < 0) throw Error("external oracle: cannot open log file " + log + ": " + std::strerror(errno));
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {

@@ -235,3 +235,17 @@ TEST_CASE("external oracle: hostile or chatty output is a failed evaluation with
     CHECK(e.message.find("'ab???cd'") != std::string::npos);
   }
 }
+
+TEST_CASE("external oracle: a symlink planted at the log's name is not followed") {
+  const auto dir = temp_root.dir("symlink");
+  auto p = oracle(dir, "ok", "echo 'secret written to the log' >&2\necho '{\"epsilon\": 1, \"utility\": 0.5}'");
+  const fs::path victim = dir / "victim.txt";
+  std::ofstream(victim) << "untouched\n";
+  fs::create_symlink(victim, p.log_path(5));
+  const auto e = p.evaluate({0.01, 7}, 5);
+  INFO(e.message);
+  CHECK(e.ok);
+  CHECK(dpareto::test::read_text(victim) == "untouched\n");
+  CHECK_FALSE(fs::is_symlink(p.log_path(5)));
+  CHECK(dpareto::test::read_text(p.log_path(5)) == "secret written to the log\n");
+}
