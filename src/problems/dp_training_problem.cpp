@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <thread>
 
@@ -137,8 +138,17 @@ learn::TrainConfig DpTrainingProblem::config(const space::Params& params, int th
   learn::TrainConfig c;
   c.optimizer = spec_.optimizer;
   c.sampling = sampling_;
-  c.epochs = static_cast<int>(std::llround(params[0]));
-  c.lot_size = std::min(static_cast<int>(std::llround(params[1])), data_.train.size());
+  // Range-checked before the conversion: an out-of-range double cast to int is undefined (1e12 came
+  // out as -727379968), and the error must echo the value the user wrote.
+  const auto whole = [&](std::size_t i) {
+    const double v = params[i];
+    if (!(v >= 1 && v <= std::numeric_limits<int>::max()))
+      throw InputError(spec_.name + ": " + space_.parameter(i).name + "=" + format_number(v) +
+                       " is outside [1, 2147483647]");
+    return static_cast<int>(std::llround(v));
+  };
+  c.epochs = whole(0);
+  c.lot_size = std::min(whole(1), data_.train.size());
   c.learning_rate = params[2];
   c.noise_multiplier = params[3];
   c.clip_norm = params[4];

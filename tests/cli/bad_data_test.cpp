@@ -72,3 +72,13 @@ TEST_CASE("tune and account tuning: a Poisson mean below 1 is refused with the r
                                 "--steps 100 --delta 1e-5"),
                         "--mu 0.5 must be a finite number >= 1");
 }
+
+TEST_CASE("integer parameters out of int range are refused echoing the value, not wrapped") {
+  // Outside the exploration domain `evaluate` warns and runs anyway; the evaluation then fails with
+  // the value named (it used to train with epochs = -727379968).
+  const auto r = run_cli("evaluate --problem synthetic-logreg-sgd --set train_subset=500 "
+                         "--params epochs=1e12,lot_size=16,learning_rate=0.05,noise_multiplier=1,clip_norm=1");
+  CHECK(r.status != 0);
+  CHECK(r.output.find("epochs=1e+12 is outside [1, 2147483647]") != std::string::npos);
+  CHECK(r.output.find("-727379968") == std::string::npos);
+}
