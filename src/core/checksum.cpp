@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/sodium.hpp"
 
 namespace dpareto {
 namespace {
@@ -18,10 +19,6 @@ std::string hex(const unsigned char* digest) {
     out += digits[digest[i] & 15];
   }
   return out;
-}
-
-void ensure_sodium() {
-  if (sodium_init() < 0) throw DependencyError("libsodium could not be initialised");
 }
 
 }  // namespace

@@ -1,27 +1,15 @@
 #include "dpareto/core/random.hpp"
 
-#include <sys/random.h>
+#include <sodium.h>
 
-#include <cerrno>
-#include <cstring>
-#include <string>
-
-#include "dpareto/core/error.hpp"
+#include "dpareto/core/sodium.hpp"
 
 namespace dpareto {
 
 std::uint64_t os_random_u64() {
+  ensure_sodium();
   std::uint64_t value = 0;
-  auto* out = reinterpret_cast<unsigned char*>(&value);
-  std::size_t filled = 0;
-  while (filled < sizeof(value)) {
-    const ssize_t got = getrandom(out + filled, sizeof(value) - filled, 0);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw Error(std::string("getrandom failed: ") + std::strerror(errno));
-    }
-    filled += static_cast<std::size_t>(got);
-  }
+  randombytes_buf(&value, sizeof(value));  // the kernel CSPRNG (getrandom) through libsodium
   return value;
 }
 

@@ -1,8 +1,9 @@
 #include "dpareto/privacy/secure_noise.hpp"
 
-#include <sys/random.h>
+#include <sodium.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -12,50 +13,26 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
+#include "dpareto/core/sodium.hpp"
 
 namespace dpareto::privacy {
 
 namespace {
 
-std::uint32_t rotl(std::uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
-
-// The RFC 8439 §2.3 block function for `Lanes` consecutive counters in lock step: s[i][l] is state
-// word i of block counter + l, so every line of the quarter round is one loop over the lanes, which
-// the compiler turns into vector instructions (16 lanes = one AVX-512 register of uint32).
-// out[16·l + i] = word i of block counter + l.
-template <int Lanes>
-void chacha_lanes(const ChaChaRandomSource::Key& key, std::uint32_t counter,
-                  const std::array<std::uint32_t, 3>& nonce, std::uint32_t* out) {
-  std::array<std::uint32_t, 16> init{0x61707865U, 0x3320646eU, 0x79622d32U, 0x6b206574U};
-  std::copy(key.begin(), key.end(), init.begin() + 4);
-  std::copy(nonce.begin(), nonce.end(), init.begin() + 13);
-  alignas(64) std::uint32_t s[16][Lanes];
-  for (int i = 0; i < 16; ++i)
-    for (int l = 0; l < Lanes; ++l) s[i][l] = init[static_cast<std::size_t>(i)];
-  for (int l = 0; l < Lanes; ++l) s[12][l] = counter + static_cast<std::uint32_t>(l);
-  auto quarter_round = [&s](int a, int b, int c, int d) {
-    for (int l = 0; l < Lanes; ++l) {
-      s[a][l] += s[b][l]; s[d][l] ^= s[a][l]; s[d][l] = rotl(s[d][l], 16);
-      s[c][l] += s[d][l]; s[b][l] ^= s[c][l]; s[b][l] = rotl(s[b][l], 12);
-      s[a][l] += s[b][l]; s[d][l] ^= s[a][l]; s[d][l] = rotl(s[d][l], 8);
-      s[c][l] += s[d][l]; s[b][l] ^= s[c][l]; s[b][l] = rotl(s[b][l], 7);
-    }
-  };
-  for (int round = 0; round < 10; ++round) {
-    quarter_round(0, 4, 8, 12);
-    quarter_round(1, 5, 9, 13);
-    quarter_round(2, 6, 10, 14);
-    quarter_round(3, 7, 11, 15);
-    quarter_round(0, 5, 10, 15);
-    quarter_round(1, 6, 11, 12);
-    quarter_round(2, 7, 8, 13);
-    quarter_round(3, 4, 9, 14);
-  }
-  for (int i = 0; i < 16; ++i)
-    for (int l = 0; l < Lanes; ++l) {
-      const std::uint32_t add = i == 12 ? counter + static_cast<std::uint32_t>(l) : init[static_cast<std::size_t>(i)];
-      out[16 * l + i] = s[i][l] + add;
-    }
+// RFC 8439 ChaCha20 keystream (libsodium's crypto_stream_chacha20_ietf: 96-bit nonce, 32-bit block
+// counter) as 32-bit words: the keystream XORed into zeros, read little-endian.
+void chacha_words(const ChaChaRandomSource::Key& key, std::uint32_t counter, const std::array<std::uint32_t, 3>& nonce,
+                  std::uint32_t* out, std::size_t words) {
+  static_assert(std::endian::native == std::endian::little, "keystream words are read little-endian");
+  ensure_sodium();
+  std::array<unsigned char, crypto_stream_chacha20_ietf_KEYBYTES> key_bytes{};
+  std::array<unsigned char, crypto_stream_chacha20_ietf_NONCEBYTES> nonce_bytes{};
+  std::memcpy(key_bytes.data(), key.data(), key_bytes.size());
+  std::memcpy(nonce_bytes.data(), nonce.data(), nonce_bytes.size());
+  auto* bytes = reinterpret_cast<unsigned char*>(out);
+  std::memset(bytes, 0, 4 * words);
+  crypto_stream_chacha20_ietf_xor_ic(bytes, bytes, 4 * words, nonce_bytes.data(), counter, key_bytes.data());
+  sodium_memzero(key_bytes.data(), key_bytes.size());
 }
 
 std::int64_t to_int64(const BigInt& value) {
@@ -131,21 +108,14 @@ void OsRandomSource::fill(std::span<std::uint8_t> out) {
   std::size_t done = 0;
   while (done < out.size()) {
     if (used_ == buffer_.size()) {
-      std::size_t filled = 0;
-      while (filled < buffer_.size()) {
-        const ssize_t got = getrandom(buffer_.data() + filled, buffer_.size() - filled, 0);
-        if (got < 0) {
-          if (errno == EINTR) continue;
-          throw Error(std::string("getrandom failed: ") + std::strerror(errno));
-        }
-        filled += static_cast<std::size_t>(got);
-      }
+      ensure_sodium();
+      randombytes_buf(buffer_.data(), buffer_.size());  // the kernel CSPRNG (getrandom) through libsodium
       used_ = 0;
     }
     const std::size_t n = std::min(out.size() - done, buffer_.size() - used_);
     std::memcpy(out.data() + done, buffer_.data() + used_, n);
     // Bytes handed out are erased from the buffer so they cannot be read twice.
-    std::memset(buffer_.data() + used_, 0, n);
+    sodium_memzero(buffer_.data() + used_, n);
     used_ += n;
     done += n;
   }
@@ -165,16 +135,14 @@ ChaChaRandomSource::ChaChaRandomSource(std::uint64_t seed) : reproducible_(true)
 std::array<std::uint8_t, 64> ChaChaRandomSource::block(const Key& key, std::uint32_t counter,
                                                         const std::array<std::uint32_t, 3>& nonce) {
   std::array<std::uint32_t, 16> words{};
-  chacha_lanes<1>(key, counter, nonce, words.data());
+  chacha_words(key, counter, nonce, words.data(), words.size());
   std::array<std::uint8_t, 64> out{};
-  for (std::size_t i = 0; i < 16; ++i)
-    for (std::size_t b = 0; b < 4; ++b) out[4 * i + b] = static_cast<std::uint8_t>(words[i] >> (8 * b));
+  std::memcpy(out.data(), words.data(), out.size());
   return out;
 }
 
 void ChaChaRandomSource::keystream_words(const Key& key, std::uint32_t counter,
                                          const std::array<std::uint32_t, 3>& nonce, std::span<std::uint32_t> out) {
-  constexpr std::size_t lanes = 16;
   if (out.size() % 16 != 0)
     throw InputError("ChaCha20 keystream: " + std::to_string(out.size()) +
                      " words is not a whole number of 64-byte blocks");
@@ -182,14 +150,7 @@ void ChaChaRandomSource::keystream_words(const Key& key, std::uint32_t counter,
   if (blocks > std::numeric_limits<std::uint32_t>::max() - std::size_t{counter} + 1)
     throw NumericalError("ChaCha20 keystream: blocks " + std::to_string(counter) + " + " + std::to_string(blocks) +
                          " pass the 32-bit block counter");
-  std::size_t done = 0;
-  alignas(64) std::uint32_t scratch[16 * lanes];
-  for (; done + lanes <= blocks; done += lanes)
-    chacha_lanes<lanes>(key, counter + static_cast<std::uint32_t>(done), nonce, out.data() + 16 * done);
-  if (done < blocks) {  // a last partial group: its unused lanes are computed and dropped
-    chacha_lanes<lanes>(key, counter + static_cast<std::uint32_t>(done), nonce, scratch);
-    std::copy(scratch, scratch + 16 * (blocks - done), out.data() + 16 * done);
-  }
+  chacha_words(key, counter, nonce, out.data(), out.size());
 }
 
 void ChaChaRandomSource::fill(std::span<std::uint8_t> out) {

@@ -1,8 +1,9 @@
 #pragma once
 // Floating-point-safe noise for released decisions (DESIGN.md §2 "Randomness", issue 7 item 6).
 //
-// Random bytes come from a RandomSource: the kernel CSPRNG (getrandom) for releasable runs, or a
-// ChaCha20 keystream (RFC 8439) keyed from --seed for reproducible, *not for release* runs.
+// Random bytes come from a RandomSource: the kernel CSPRNG (getrandom, through libsodium's
+// randombytes_buf) for releasable runs, or a ChaCha20 keystream (RFC 8439, libsodium's
+// crypto_stream_chacha20_ietf) keyed from --seed for reproducible, *not for release* runs.
 // On top of the bytes, every sampler is exact and uses only integer/rational arithmetic
 // (Canonne, Kamath, Steinke 2020, "The Discrete Gaussian for Differential Privacy"):
 //   Alg. 1  Bernoulli(exp(-γ)) for rational γ >= 0,
@@ -74,8 +75,8 @@ class ChaChaRandomSource final : public RandomSource {
                                             const std::array<std::uint32_t, 3>& nonce);
   // The same keystream in bulk, as 32-bit words: out[16·j + i] is word i (bytes 4i..4i+3 read
   // little-endian) of block(key, counter + j, nonce), for j < out.size() / 16. out.size() must be
-  // a multiple of 16 and counter + out.size()/16 at most 2^32. Sixteen blocks are computed at once
-  // (one vector lane each); block() is the one-lane case of the same code.
+  // a multiple of 16 and counter + out.size()/16 at most 2^32. Both come from libsodium's
+  // crypto_stream_chacha20_ietf (no hand-written cipher on the release path).
   static void keystream_words(const Key& key, std::uint32_t counter, const std::array<std::uint32_t, 3>& nonce,
                               std::span<std::uint32_t> out);
 
