@@ -155,9 +155,18 @@ int run_tune(int argc, char** argv) {
             << c["delta"].dump() << " (order " << c["order"].dump() << ", " << c["conversion"].get<std::string>()
             << "); split: tuning " << c["split"]["tuning_epsilon"].dump() << ", training "
             << c["split"]["training_epsilon"].dump() << "\n";
-  if (outcome.weights)
+  if (outcome.weights) {
     std::cout << "selected " << c["selected"].dump() << ": validation utility " << c["validation_utility"].dump()
               << ", test accuracy " << c["test_utility"].dump() << "\n";
+    // A model no better than always answering the most frequent class is worth a word.
+    const auto& data = dp->data();
+    const double majority = data.test.label_fraction(data.train.majority_class());
+    if (c["test_utility"].is_number() && c["test_utility"].get<double>() <= majority)
+      std::cerr << "warning: the released model's test accuracy " << format_number(c["test_utility"].get<double>())
+                << " is not above the majority-class accuracy " << format_number(majority)
+                << " (always predicting the most frequent class); more budget, other candidates or Poisson "
+                   "sampling may help\n";
+  }
   else
     std::cout << c["note"].get<std::string>() << " (no model.bin)\n";
   std::cout << "randomness: " << c["randomness"].get<std::string>() << "; wrote " << dir.string() << "\n";

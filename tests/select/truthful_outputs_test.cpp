@@ -100,3 +100,32 @@ TEST_CASE("tune propose-test: the doubling level is reported as such, not as a v
   if (!c["selected"].is_null())
     CHECK(c["validation_utility_note"].get<std::string>().find("not an accuracy") != std::string::npos);
 }
+
+TEST_CASE("tune warns when the released model is no better than the majority class") {
+  // Labels independent of the features, 90 % negative: no model beats always answering "negative".
+  const auto dir = temp_root.dir("majority");
+  fs::create_directories(dir / "data" / "adult");
+  for (const std::string name : {"a9a", "a9a.t"}) {
+    std::ofstream out(dir / "data" / "adult" / name);
+    unsigned state = name == "a9a" ? 7u : 11u;
+    for (int i = 0; i < 600; ++i) {
+      out << (i % 10 == 0 ? "+1" : "-1");
+      for (int f = 1; f <= 123; ++f) {
+        state = state * 1103515245u + 12345u;
+        if ((state >> 16) % 7 == 0) out << " " << f << ":1";
+      }
+      out << "\n";
+    }
+  }
+  std::ofstream(dir / "c.json") << R"({"problem": "adult-logreg-sgd", "candidates": [
+      {"epochs": 1, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}]})";
+  const auto r = run_cli("tune --problem adult-logreg-sgd --data-dir " + (dir / "data").string() +
+                         " --set threads=1 --candidates " + (dir / "c.json").string() +
+                         " --method grid --target-epsilon 1 --delta 1e-5 --seed 2 --out " + (dir / "out").string());
+  REQUIRE_MESSAGE(r.status == 0, r.output);
+  const auto c = nlohmann::json::parse(dpareto::test::read_text(dir / "out" / "certificate.json"));
+  REQUIRE_FALSE(c["selected"].is_null());
+  INFO(r.output);
+  CHECK(c["test_utility"].get<double>() <= 0.9);
+  CHECK(r.output.find("is not above the majority-class accuracy 0.9") != std::string::npos);
+}
