@@ -33,8 +33,12 @@ std::vector<double> dpsgd_rdp(Sampling sampling, double q, double sigma, long lo
   for (double alpha : orders) {
     if (!(alpha > 1) || !(alpha <= kMaxOrder))
       throw InputError("RDP order " + format_number(alpha) + " must be in (1, 1e5]");
-    const double per_step = sampling == Sampling::poisson ? poisson_gaussian_rdp(q, sigma, alpha)
-                                                          : fixed_size_gaussian_rdp(q, sigma, alpha);
+    double per_step = 0;
+    switch (sampling) {
+      case Sampling::poisson: per_step = poisson_gaussian_rdp(q, sigma, alpha); break;
+      case Sampling::fixed_size: per_step = fixed_size_gaussian_rdp(q, sigma, alpha); break;
+      case Sampling::fixed_size_general: per_step = fixed_size_general_rdp(q, sigma, alpha); break;
+    }
     rdp.push_back(steps == 0 ? 0.0 : static_cast<double>(steps) * per_step);  // Mironov 2017, Prop. 1
   }
   return rdp;
@@ -46,12 +50,20 @@ EpsilonResult dpsgd_epsilon(Sampling sampling, double q, double sigma, long long
   return rdp_to_epsilon(orders, dpsgd_rdp(sampling, q, sigma, steps, orders), delta, conversion);
 }
 
-const char* to_string(Sampling sampling) { return sampling == Sampling::poisson ? "poisson" : "fixed"; }
+const char* to_string(Sampling sampling) {
+  switch (sampling) {
+    case Sampling::poisson: return "poisson";
+    case Sampling::fixed_size: return "fixed";
+    case Sampling::fixed_size_general: return "fixed-general";
+  }
+  return "unknown";
+}
 
 Sampling parse_sampling(const std::string& text, const std::string& source) {
   if (text == "poisson") return Sampling::poisson;
   if (text == "fixed" || text == "fixed_size") return Sampling::fixed_size;
-  throw InputError(source + ": '" + text + "' is not a sampling scheme (poisson or fixed)");
+  if (text == "fixed-general" || text == "fixed_size_general") return Sampling::fixed_size_general;
+  throw InputError(source + ": '" + text + "' is not a sampling scheme (poisson, fixed or fixed-general)");
 }
 
 }  // namespace dpareto::privacy

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/privacy/gaussian_forward_difference.hpp"
 #include "log_math.hpp"
 
 namespace dpareto::privacy {
@@ -118,28 +120,132 @@ double poisson_fractional_log_a(double q, double sigma, double alpha) {
                        ", order = " + format_number(alpha));
 }
 
-// WBK19 Thm 9 at integer α >= 2 with ε(j) = j/(2σ²): (α−1)ε'(α) =
-// log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}} + Σ_{j=3}^{α} 2 γ^j C(α,j) e^{(j−1)ε(j)}).
-double fixed_size_integer_scaled(double gamma, double sigma, long long alpha) {
-  const double lg = std::log(gamma);
+// log of the j = 2 term's factor, min{4(e^{ε(2)} − 1), 2e^{ε(2)}} with ε(2) = 1/σ² (WBK19 Thm 9 and
+// Thm 27 share it).
+double log_second_term(double sigma) {
   const double e2 = 1 / (sigma * sigma);
-  const double a = static_cast<double>(alpha);
-  double log_binomial = std::log(a) + std::log(a - 1) - std::log(2.0);  // log C(α, 2)
-  const double log_second = std::min(std::log(4.0) + detail::log_expm1(e2), std::log(2.0) + e2);
-  thread_local std::vector<double> terms;
-  terms.clear();
-  terms.push_back(2 * lg + log_binomial + log_second);
-  double top = terms.back();
-  for (long long j = 3; j <= alpha; ++j) {
-    log_binomial += std::log(static_cast<double>(alpha - j + 1) / static_cast<double>(j));
-    const double jd = static_cast<double>(j);
-    const double t = std::log(2.0) + jd * lg + log_binomial + (jd - 1) * jd / (2 * sigma * sigma);
-    terms.push_back(t);
-    top = std::max(top, t);
-  }
+  return std::min(std::log(4.0) + detail::log_expm1(e2), std::log(2.0) + e2);
+}
+
+// Σ_j of log-space terms, then log(1 + Σ): the terms are positive, so log1p keeps relative
+// precision when the RDP is tiny.
+double log1p_sum(const std::vector<double>& terms) {
+  double top = -kInf;
+  for (double t : terms) top = std::max(top, t);
+  if (top == -kInf) return 0;
   double sum = 0;
   for (double t : terms) sum += std::exp(t - top);
   return detail::log1p_exp(top + std::log(sum));
+}
+
+// WBK19 Thm 9 at integer α >= 2 with ε(j) = j/(2σ²): (α−1)ε'(α) =
+// log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}} + Σ_{j=3}^{α} 2 γ^j C(α,j) e^{(j−1)ε(j)}).
+double general_integer_scaled(double gamma, double sigma, long long alpha) {
+  const double lg = std::log(gamma);
+  const double a = static_cast<double>(alpha);
+  double log_binomial = std::log(a) + std::log(a - 1) - std::log(2.0);  // log C(α, 2)
+  thread_local std::vector<double> terms;
+  terms.clear();
+  terms.push_back(2 * lg + log_binomial + log_second_term(sigma));
+  for (long long j = 3; j <= alpha; ++j) {
+    log_binomial += std::log(static_cast<double>(alpha - j + 1) / static_cast<double>(j));
+    const double jd = static_cast<double>(j);
+    terms.push_back(jd * lg + log_binomial + (std::log(2.0) + (jd - 1) * jd / (2 * sigma * sigma)));
+  }
+  return log1p_sum(terms);
+}
+
+// log Δ^l g(0) for even l <= kMaxForwardDifferenceOrder at one σ, computed on demand and kept for
+// the next call with the same σ (dpsgd_rdp asks for every order at one σ; calibration moves σ).
+// +inf where the Thm 27 branch cannot win (see below) or the series cannot be summed: the min in
+// the bound then takes the general branch 2e^{(j−1)ε(j)}, always valid.
+class ForwardDifferenceCache {
+ public:
+  const double* at_sigma(double sigma, int max_l) {
+    if (!(sigma == sigma_)) {
+      sigma_ = sigma;
+      filled_ = 0;
+    }
+    for (int l = filled_ + 2; l <= max_l; l += 2) log_delta_[l] = compute(l);
+    filled_ = std::max(filled_, max_l);
+    return log_delta_;
+  }
+
+ private:
+  // Whether Δ^l g(0) >= g(l)/2 is certain: with U ~ N(−c, 2c), g(t) = E e^{tU}, so
+  // Δ^l g(0) = E(e^U − 1)^l = g(l)·E'(1 − e^{−U})^l with U ~ N(c(2l−1), 2c) under E'; for even l
+  // the integrand is >= 0, so Δ^l g(0)/g(l) >= Φ(3)·(1 − e^{−u₀})^l with u₀ = c(2l−1) − 3√(2c) > 0.
+  bool at_least_half(int l) const {
+    if (l < 2 || l > kMaxForwardDifferenceOrder) return true;  // no such neighbour in the bound
+    const double c = 1 / (2 * sigma_ * sigma_);
+    const double u0 = c * (2 * l - 1) - 3 * std::sqrt(2 * c);
+    if (!(u0 > 0)) return false;
+    return std::log(0.99865) + l * std::log1p(-std::exp(-u0)) >= std::log(0.5);
+  }
+  // Δ^l g(0) enters the terms j = l − 1, l, l + 1 (odd j through √(Δ^{j−1}Δ^{j+1})). If
+  // Δ^k g(0) >= g(k)/2 for k = l − 2, l, l + 2, then 4Δ^l g(0) >= 2g(l) and
+  // 4√(Δ^{l}Δ^{l±2}) >= 2√(g(l)g(l±2)) = 2g(l±1)e^{c} >= 2g(l±1): the general branch is the min
+  // in all three terms, so the series (the costly part at small σ) is skipped without loss.
+  double compute(int l) const {
+    if (at_least_half(l - 2) && at_least_half(l) && at_least_half(l + 2)) return kInf;
+    return log_gaussian_forward_difference(l, sigma_);
+  }
+
+  double sigma_ = std::numeric_limits<double>::quiet_NaN();
+  int filled_ = 0;
+  double log_delta_[kMaxForwardDifferenceOrder + 1] = {};
+};
+
+// WBK19 Thm 27 (Gaussian mechanism, sampling without replacement) at integer α >= 2:
+// (α−1)ε'(α) = log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}}
+//     + Σ_{j=3}^{α} γ^j C(α,j) min{4√(Δ^{2⌊j/2⌋}g(0) Δ^{2⌈j/2⌉}g(0)), 2e^{(j−1)ε(j)}}),
+// g(t) = e^{t(t−1)/(2σ²)}. For j > kMaxForwardDifferenceOrder the second branch alone (each
+// term of the sum is bounded on its own, so this is still an upper bound).
+double gaussian_integer_scaled(double gamma, double sigma, long long alpha) {
+  thread_local ForwardDifferenceCache cache;
+  const int max_l = static_cast<int>(std::min<long long>(kMaxForwardDifferenceOrder, alpha + (alpha % 2)));
+  const double* log_delta = cache.at_sigma(sigma, max_l);
+  const double lg = std::log(gamma);
+  const double a = static_cast<double>(alpha);
+  const double log2 = std::log(2.0), log4 = std::log(4.0);
+  double log_binomial = std::log(a) + std::log(a - 1) - log2;  // log C(α, 2)
+  thread_local std::vector<double> terms;
+  terms.clear();
+  terms.push_back(2 * lg + log_binomial + log_second_term(sigma));
+  for (long long j = 3; j <= alpha; ++j) {
+    log_binomial += std::log(static_cast<double>(alpha - j + 1) / static_cast<double>(j));
+    const double jd = static_cast<double>(j);
+    double log_factor = log2 + (jd - 1) * jd / (2 * sigma * sigma);  // 2e^{(j−1)ε(j)}, as in Thm 9
+    if (j <= kMaxForwardDifferenceOrder) {
+      const long long lo = j - (j % 2), hi = j + (j % 2);
+      log_factor = std::min(log_factor, log4 + 0.5 * (log_delta[lo] + log_delta[hi]));
+    }
+    terms.push_back(jd * lg + log_binomial + log_factor);
+  }
+  return log1p_sum(terms);
+}
+
+// Fractional α by linear interpolation of (α−1)ε'(α) between ⌊α⌋ and ⌈α⌉ (WBK19 Cor. 10: the
+// bound on the log moment is convex in α); ε'(2) for 1 < α < 2; capped by the unsubsampled
+// α/(2σ²) (subsampling never increases RDP).
+template <typename IntegerScaled>
+double fixed_size_rdp(double gamma, double sigma, double alpha, IntegerScaled integer_scaled) {
+  if (gamma == 0) return 0;
+  const double unsampled = alpha / (2 * sigma * sigma);
+  double bound;
+  if (alpha <= 2) {
+    bound = integer_scaled(gamma, sigma, 2);
+  } else {
+    const double lo = std::floor(alpha), hi = std::ceil(alpha);
+    const double f_lo = integer_scaled(gamma, sigma, static_cast<long long>(lo));
+    if (lo == hi) {
+      bound = f_lo / (alpha - 1);
+    } else {
+      const double f_hi = integer_scaled(gamma, sigma, static_cast<long long>(hi));
+      bound = (f_lo + (alpha - lo) * (f_hi - f_lo)) / (alpha - 1);
+    }
+  }
+  return std::min(bound, unsampled);
 }
 
 }  // namespace
@@ -155,22 +261,11 @@ double poisson_gaussian_rdp(double q, double sigma, double alpha) {
 }
 
 double fixed_size_gaussian_rdp(double gamma, double sigma, double alpha) {
-  if (gamma == 0) return 0;
-  const double unsampled = alpha / (2 * sigma * sigma);  // subsampling never hurts (joint convexity)
-  double bound;
-  if (alpha <= 2) {
-    bound = fixed_size_integer_scaled(gamma, sigma, 2);
-  } else {
-    const double lo = std::floor(alpha), hi = std::ceil(alpha);
-    const double f_lo = fixed_size_integer_scaled(gamma, sigma, static_cast<long long>(lo));
-    if (lo == hi) {
-      bound = f_lo / (alpha - 1);
-    } else {
-      const double f_hi = fixed_size_integer_scaled(gamma, sigma, static_cast<long long>(hi));
-      bound = (f_lo + (alpha - lo) * (f_hi - f_lo)) / (alpha - 1);
-    }
-  }
-  return std::min(bound, unsampled);
+  return fixed_size_rdp(gamma, sigma, alpha, gaussian_integer_scaled);
+}
+
+double fixed_size_general_rdp(double gamma, double sigma, double alpha) {
+  return fixed_size_rdp(gamma, sigma, alpha, general_integer_scaled);
 }
 
 }  // namespace dpareto::privacy

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "dpareto/core/error.hpp"
@@ -47,16 +48,20 @@ TEST_CASE("published figures") {
   const auto tfp =
       dpsgd_epsilon(Sampling::poisson, 256.0 / 60000, 1.1, 14063, 1e-5, integer_orders(2, 32), Conversion::classic);
   CHECK(tfp.epsilon == doctest::Approx(3.01).epsilon(0.002));
-  // DPareto's Adult runs: n = 30956, fixed-size lots, T = epochs · round(n/lot), orders 2–256.
+  // DPareto's Adult runs: n = 30956, fixed-size lots, T = epochs · round(n/lot), orders 2–256,
+  // accounted by WBK19's general Thm 9 bound (Sampling::fixed_size_general), as DPareto did.
   const double n = 30956;
-  auto adult = [&](int epochs, int lot) {
+  auto adult = [&](Sampling sampling, int epochs, int lot) {
     const long long steps = epochs * std::llround(n / lot);
-    return dpsgd_epsilon(Sampling::fixed_size, lot / n, 1.0, steps, 1e-5, integer_orders(2, 256), Conversion::classic)
-        .epsilon;
+    return dpsgd_epsilon(sampling, lot / n, 1.0, steps, 1e-5, integer_orders(2, 256), Conversion::classic).epsilon;
   };
-  CHECK(std::abs(adult(2, 32) - 1.0386) < 5e-5);
-  CHECK(std::abs(adult(2, 128) - 1.5337) < 5e-5);
-  CHECK(std::abs(adult(4, 128) - 1.7882) < 5e-5);
+  CHECK(std::abs(adult(Sampling::fixed_size_general, 2, 32) - 1.0386) < 5e-5);
+  CHECK(std::abs(adult(Sampling::fixed_size_general, 2, 128) - 1.5337) < 5e-5);
+  CHECK(std::abs(adult(Sampling::fixed_size_general, 4, 128) - 1.7882) < 5e-5);
+  // The Gaussian-specific Thm 27 bound is never above it; at σ = 1 its other branch never wins
+  // (4Δ^j g(0) >= 2g(j) for every j >= 3), so the figures are the same.
+  for (auto [epochs, lot] : {std::pair{2, 32}, std::pair{2, 128}, std::pair{4, 128}})
+    CHECK(adult(Sampling::fixed_size, epochs, lot) == adult(Sampling::fixed_size_general, epochs, lot));
 }
 
 TEST_CASE("closed forms") {
@@ -75,7 +80,7 @@ TEST_CASE("closed forms") {
       const double expected = std::log1p(q * q * std::expm1(1 / (sigma * sigma)));
       CHECK(rel_diff(poisson_gaussian_rdp(q, sigma, 2), expected) < 1e-13);
     }
-  // Fixed-size at α = 2 (WBK19 Thm 9): log(1 + γ² min{4(e^{1/σ²} − 1), 2e^{1/σ²}}).
+  // Fixed-size at α = 2 (WBK19 Thm 9 and Thm 27 alike): log(1 + γ² min{4(e^{1/σ²} − 1), 2e^{1/σ²}}).
   const double g = 0.01, s = 1.0;
   CHECK(rel_diff(fixed_size_gaussian_rdp(g, s, 2), std::log1p(g * g * std::min(4 * std::expm1(1.0), 2 * std::exp(1.0)))) < 1e-14);
   CHECK(fixed_size_gaussian_rdp(g, s, 1.5) == fixed_size_gaussian_rdp(g, s, 2));
@@ -110,7 +115,7 @@ TEST_CASE("fractional orders agree with the integer formula at nearby orders") {
 
 TEST_CASE("finite, non-negative, monotone over the whole range") {
   const auto orders = default_orders();
-  for (Sampling sampling : {Sampling::poisson, Sampling::fixed_size})
+  for (Sampling sampling : {Sampling::poisson, Sampling::fixed_size, Sampling::fixed_size_general})
     for (double q : {1e-4, 1e-2, 0.2, 0.7, 1.0})
       for (double sigma : {0.3, 1.0, 8.0, 50.0}) {
         const auto rdp = dpsgd_rdp(sampling, q, sigma, 1'000'000, orders);
@@ -119,8 +124,9 @@ TEST_CASE("finite, non-negative, monotone over the whole range") {
           INFO("q = ", q, " sigma = ", sigma, " alpha = ", orders[i]);
           CHECK(std::isfinite(rdp[i]));
           CHECK(rdp[i] >= 0);
-          // the exact Poisson RDP is nondecreasing in α (WBK19's bound need not be)
-          if (i > 0 && sampling == Sampling::poisson) CHECK(rdp[i] >= rdp[i - 1] * (1 - 1e-9));
+          // the exact Poisson RDP is nondecreasing in α, and so is the Thm 27 bound on this grid
+          // (WBK19's general Thm 9 bound need not be)
+          if (i > 0 && sampling != Sampling::fixed_size_general) CHECK(rdp[i] >= rdp[i - 1] * (1 - 1e-9));
         }
         // more noise, less privacy loss; larger q, more loss; more steps, more loss
         const auto more_noise = dpsgd_rdp(sampling, q, sigma * 1.1, 1'000'000, orders);
@@ -171,6 +177,7 @@ TEST_CASE("conversions") {
   // zero steps (or q = 0): nothing leaks
   CHECK(dpsgd_epsilon(Sampling::poisson, 0.01, 1, 0, 1e-5).epsilon == 0);
   CHECK(dpsgd_epsilon(Sampling::fixed_size, 0, 1, 100, 1e-5).epsilon == 0);
+  CHECK(dpsgd_epsilon(Sampling::fixed_size_general, 0, 1, 100, 1e-5).epsilon == 0);
   CHECK(rdp_to_delta({2, 3}, {0.0, 0.0}, 0.0).delta == 0);
 }
 
@@ -183,6 +190,7 @@ TEST_CASE("bad input") {
   CHECK_THROWS_AS(dpsgd_rdp(Sampling::poisson, 0.1, 1, -1, {2}), InputError);
   CHECK_THROWS_AS(dpsgd_rdp(Sampling::poisson, 0.1, 1, 10, {1.0}), InputError);
   CHECK_THROWS_AS(dpsgd_rdp(Sampling::fixed_size, 0.1, 1, 10, {0.5}), InputError);
+  CHECK_THROWS_AS(dpsgd_rdp(Sampling::fixed_size_general, 1.5, 1, 10, {2}), InputError);
   CHECK_THROWS_AS(dpsgd_epsilon(Sampling::poisson, 0.1, 1, 10, 0), InputError);
   CHECK_THROWS_AS(dpsgd_epsilon(Sampling::poisson, 0.1, 1, 10, 1), InputError);
   CHECK_THROWS_WITH_AS(dpsgd_rdp(Sampling::poisson, 1.5, 1, 10, {2}), doctest::Contains("1.5"), InputError);
@@ -202,8 +210,12 @@ TEST_CASE("random points of the supported range: finite, and nondecreasing in th
     CHECK(std::isfinite(r));
     CHECK(r > 0);
     CHECK(r2 >= r * (1 - 1e-9));
-    const double f = fixed_size_gaussian_rdp(q, sigma, alpha);
+    const double f = fixed_size_gaussian_rdp(q, sigma, alpha), f2 = fixed_size_gaussian_rdp(q, sigma, alpha * 1.01);
+    const double general = fixed_size_general_rdp(q, sigma, alpha);
     CHECK(std::isfinite(f));
     CHECK(f > 0);
+    CHECK(f2 >= f * (1 - 1e-12));
+    CHECK(f <= general);
+    CHECK(std::isfinite(general));
   }
 }

@@ -4,7 +4,10 @@
 // - Sampling::poisson: Poisson subsampling with rate q, add/remove neighbours
 //   (Mironov, Talwar, Zhang 2019, "Rényi DP of the Sampled Gaussian Mechanism", Sec. 3.3).
 // - Sampling::fixed_size: fixed-size lots drawn without replacement, γ = m/n, replace-one
-//   neighbours (Wang, Balle, Kasiviswanathan 2019, Thm 9) — what DPareto's DP-SGD/DP-Adam use.
+//   neighbours — what DPareto's DP-SGD/DP-Adam use — with the Gaussian-specific bound of Wang,
+//   Balle, Kasiviswanathan 2019, Thm 27 (as in Google's dp_accounting).
+// - Sampling::fixed_size_general: the same sampling with WBK19's general Thm 9 bound, the
+//   accounting DPareto itself used (far looser for many steps; kept to reproduce its figures).
 // σ is the noise multiplier (noise std / L2 sensitivity under the respective neighbourhood).
 #include <string>
 #include <vector>
@@ -13,7 +16,8 @@
 
 namespace dpareto::privacy {
 
-enum class Sampling { poisson, fixed_size };  // fixed_size = without replacement, replace-one (WBK19)
+// fixed_size, fixed_size_general: without replacement, replace-one; WBK19 Thm 27 resp. Thm 9.
+enum class Sampling { poisson, fixed_size, fixed_size_general };
 
 // The default order grid: 1.25, 1.5, ..., 10 (step 0.25), 11, 12, ..., 64, 80, 96, 128, 256, 512.
 std::vector<double> default_orders();
@@ -28,7 +32,8 @@ EpsilonResult dpsgd_epsilon(Sampling sampling, double q, double sigma, long long
                             const std::vector<double>& orders = default_orders(),
                             Conversion conversion = Conversion::improved);
 
-// Names for CLI/JSON: "poisson" / "fixed"; parsing throws InputError naming `source`.
+// Names for CLI/JSON: "poisson" / "fixed" / "fixed-general" (parsing also accepts "fixed_size" and
+// "fixed_size_general"); parsing throws InputError naming `source`.
 const char* to_string(Sampling sampling);
 Sampling parse_sampling(const std::string& text, const std::string& source);
 
