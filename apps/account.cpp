@@ -30,7 +30,7 @@ double flag_in_open(const po::variables_map& vm, const char* flag, double lo, do
 
 // The flags shared by `account dpsgd`, `account tuning` (the base DP-SGD run).
 void add_dpsgd_flags(po::options_description& options) {
-  options.add_options()("sampling", po::value<std::string>()->required(), "poisson (rate q, add/remove) or fixed (lot m of n without replacement, q = m/n, replace-one)")(
+  options.add_options()("sampling", po::value<std::string>()->required(), "poisson (rate q, add/remove), fixed (lot m of n without replacement, q = m/n, replace-one; Gaussian-specific bound) or fixed-general (the same with WBK19's general bound, as DPareto)")(
       "q", po::value<double>()->required(), "sampling rate q (poisson) or lot fraction m/n (fixed), in [0, 1]")(
       "sigma", po::value<double>()->required(), "noise multiplier (noise std / L2 sensitivity), > 0")(
       "steps", po::value<long long>()->required(), "number of steps T >= 0")(

@@ -26,7 +26,7 @@ void add_target_flags(po::options_description& options) {
   options.add_options()("eps", po::value<double>()->required(), "target epsilon > 0")(
       "delta", po::value<double>()->required(), "target delta in (0, 1)")(
       "q", po::value<double>()->required(), "sampling rate q (poisson) or lot fraction m/n (fixed), in (0, 1]")(
-      "sampling", po::value<std::string>()->required(), "poisson or fixed")(
+      "sampling", po::value<std::string>()->required(), "poisson, fixed or fixed-general")(
       "orders", po::value<std::string>(), "comma-separated RDP orders > 1 (default: the built-in grid)")(
       "conversion", po::value<std::string>()->default_value("improved"), "improved or classic")("json", "print one JSON object");
 }

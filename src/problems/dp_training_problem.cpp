@@ -73,7 +73,10 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   repeats_ = option_int(options, "repeats", 10);
   threads_ = option_int(options, "threads", default_threads());
   const std::string data_dir = option_string(options, "data_dir", "");
-  sampling_ = privacy::parse_sampling(option_string(options, "sampling", "fixed"), "option sampling");
+  // Poisson lots by default: at the same target they need far less noise than fixed-size lots under
+  // replace-one (q = 0.01, T = 10^4, epsilon 1: sigma 4.13 with noise L*sigma, against 8.17 with
+  // noise 2L*sigma even with the Gaussian-specific bound). sampling=fixed-general is DPareto's own.
+  sampling_ = privacy::parse_sampling(option_string(options, "sampling", "poisson"), "option sampling");
   if (subset < 0) throw InputError("option train_subset=" + std::to_string(subset) + ": expected >= 0 (0 = all)");
   if (max_epochs < 1) throw InputError("option max_epochs=" + std::to_string(max_epochs) + ": expected >= 1");
   if (repeats_ < 1) throw InputError("option repeats=" + std::to_string(repeats_) + ": expected >= 1");

@@ -33,7 +33,9 @@ const dpareto::test::TempRoot temp_root("dpareto_tune_test_");
 
 void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
-const char* kProblemFlags = "--problem synthetic-logreg-sgd --set train_subset=2000 --set threads=2 --max-epochs 4";
+// Fixed-size lots (replace-one): the accounting below is recomputed with Sampling::fixed_size.
+const char* kProblemFlags =
+    "--problem synthetic-logreg-sgd --set train_subset=2000 --set threads=2 --set sampling=fixed --max-epochs 4";
 
 }  // namespace
 

@@ -6,7 +6,9 @@
 // δ = 1e-5. Utility: mean test accuracy over R repeats with independent seeds (min and max kept).
 //
 // Options (all recorded in settings()): train_subset N (the first N examples; 0 = all), max_epochs E (caps the epochs
-// domain, so privacy and training agree), repeats R, data_dir, threads, sampling (fixed|poisson).
+// domain, so privacy and training agree), repeats R, data_dir, threads, sampling (poisson, the
+// default; fixed: fixed-size lots with the Gaussian-specific bound; fixed-general: fixed-size lots
+// with WBK19's general bound, as DPareto accounted them).
 #include <memory>
 
 #include "dpareto/learn/dp_optimizer.hpp"
@@ -63,7 +65,7 @@ class DpTrainingProblem : public Problem {
   space::Space space_;
   int repeats_ = 10;
   int threads_ = 1;
-  privacy::Sampling sampling_ = privacy::Sampling::fixed_size;
+  privacy::Sampling sampling_ = privacy::Sampling::poisson;
   std::map<std::string, std::string> settings_;
 };
 
