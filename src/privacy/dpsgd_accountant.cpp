@@ -1,5 +1,6 @@
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "dpareto/core/error.hpp"
@@ -13,10 +14,15 @@ constexpr double kMaxOrder = 1e5;  // the integer sums have α terms; larger ord
 }
 
 std::vector<double> default_orders() {
-  std::vector<double> orders;
-  for (int i = 5; i <= 40; ++i) orders.push_back(0.25 * i);  // 1.25, 1.5, ..., 10
-  for (int a = 11; a <= 64; ++a) orders.push_back(a);
-  for (double a : {80.0, 96.0, 128.0, 256.0, 512.0}) orders.push_back(a);
+  // Every order of the earlier grid is kept, so the minimum over orders can only go down (each
+  // order's bound is valid on its own: a denser grid never under-reports).
+  std::vector<double> orders{1.01, 1.02, 1.03, 1.05, 1.075, 1.1, 1.15, 1.2};  // tiny ε lives here
+  for (int i = 5; i <= 40; ++i) orders.push_back(0.25 * i);                  // 1.25, 1.5, ..., 10
+  for (int a = 11; a <= 256; ++a) orders.push_back(a);                         // every integer to 256
+  for (int i = 1; i <= 16; ++i)                                                // 256 .. 10^4, log-spaced
+    orders.push_back(std::round(256 * std::pow(1e4 / 256, i / 16.0)));
+  orders.push_back(512);  // of the earlier grid
+  std::sort(orders.begin(), orders.end());
   return orders;
 }
 

@@ -19,7 +19,9 @@ namespace dpareto::privacy {
 // fixed_size, fixed_size_general: without replacement, replace-one; WBK19 Thm 27 resp. Thm 9.
 enum class Sampling { poisson, fixed_size, fixed_size_general };
 
-// The default order grid: 1.25, 1.5, ..., 10 (step 0.25), 11, 12, ..., 64, 80, 96, 128, 256, 512.
+// The default order grid (issue 22): 1.01 … 1.2 (8 orders, where very small ε is found), 1.25 … 10
+// in steps of 0.25, every integer 11 … 256, then 16 log-spaced orders from 256 to 10^4 and 512: 307 orders,
+// a superset of the earlier 95-order grid (1.25 … 10, 11 … 64, 80, 96, 128, 256, 512).
 std::vector<double> default_orders();
 
 // RDP curve of T steps of the subsampled Gaussian (q = sampling rate or γ = m/n), at each order.
