@@ -199,8 +199,9 @@ class ForwardDifferenceCache {
 // WBK19 Thm 27 (Gaussian mechanism, sampling without replacement) at integer α >= 2:
 // (α−1)ε'(α) = log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}}
 //     + Σ_{j=3}^{α} γ^j C(α,j) min{4√(Δ^{2⌊j/2⌋}g(0) Δ^{2⌈j/2⌉}g(0)), 2e^{(j−1)ε(j)}}),
-// g(t) = e^{t(t−1)/(2σ²)}. For j > kMaxForwardDifferenceOrder the second branch alone (each
-// term of the sum is bounded on its own, so this is still an upper bound).
+// g(t) = e^{t(t−1)/(2σ²)}. For α > kMaxForwardDifferenceOrder (256) every term takes the second
+// branch, as dp_accounting does: the first branch would also be valid there, but keeping to the
+// reference implementation's values means this accountant is never below it at any order.
 double gaussian_integer_scaled(double gamma, double sigma, long long alpha) {
   thread_local ForwardDifferenceCache cache;
   const int max_l = static_cast<int>(std::min<long long>(kMaxForwardDifferenceOrder, alpha + (alpha % 2)));
@@ -216,7 +217,7 @@ double gaussian_integer_scaled(double gamma, double sigma, long long alpha) {
     log_binomial += std::log(static_cast<double>(alpha - j + 1) / static_cast<double>(j));
     const double jd = static_cast<double>(j);
     double log_factor = log2 + (jd - 1) * jd / (2 * sigma * sigma);  // 2e^{(j−1)ε(j)}, as in Thm 9
-    if (j <= kMaxForwardDifferenceOrder) {
+    if (alpha <= kMaxForwardDifferenceOrder) {
       const long long lo = j - (j % 2), hi = j + (j % 2);
       log_factor = std::min(log_factor, log4 + 0.5 * (log_delta[lo] + log_delta[hi]));
     }

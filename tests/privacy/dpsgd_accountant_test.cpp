@@ -124,9 +124,11 @@ TEST_CASE("finite, non-negative, monotone over the whole range") {
           INFO("q = ", q, " sigma = ", sigma, " alpha = ", orders[i]);
           CHECK(std::isfinite(rdp[i]));
           CHECK(rdp[i] >= 0);
-          // the exact Poisson RDP is nondecreasing in α, and so is the Thm 27 bound on this grid
-          // (WBK19's general Thm 9 bound need not be)
-          if (i > 0 && sampling != Sampling::fixed_size_general) CHECK(rdp[i] >= rdp[i - 1] * (1 - 1e-9));
+          // the exact Poisson RDP is nondecreasing in α, and so is the Thm 27 bound up to α = 256
+          // (WBK19's general Thm 9 bound, which fixed_size uses beyond 256 as dp_accounting does,
+          // need not be)
+          const bool monotone = sampling == Sampling::poisson || (sampling == Sampling::fixed_size && orders[i] <= 256);
+          if (i > 0 && monotone) CHECK(rdp[i] >= rdp[i - 1] * (1 - 1e-9));
         }
         // more noise, less privacy loss; larger q, more loss; more steps, more loss
         const auto more_noise = dpsgd_rdp(sampling, q, sigma * 1.1, 1'000'000, orders);
@@ -236,7 +238,7 @@ TEST_CASE("random points of the supported range: finite, and nondecreasing in th
     const double general = fixed_size_general_rdp(q, sigma, alpha);
     CHECK(std::isfinite(f));
     CHECK(f > 0);
-    CHECK(f2 >= f * (1 - 1e-12));
+    if (alpha * 1.01 <= 256) CHECK(f2 >= f * (1 - 1e-12));  // beyond 256: the general terms, as dp_accounting
     CHECK(f <= general);
     CHECK(std::isfinite(general));
   }

@@ -18,10 +18,9 @@ double poisson_gaussian_rdp(double q, double sigma, double alpha);
 //   (α−1)ε'(α) = log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}}
 //                  + Σ_{j=3}^{α} γ^j C(α,j) min{4√(Δ^{2⌊j/2⌋}g(0) Δ^{2⌈j/2⌉}g(0)), 2e^{(j−1)ε(j)}}).
 // Δ^l g(0) comes from a series of positive terms (gaussian_forward_difference.hpp), never from the
-// alternating sum, which cancels catastrophically for large σ. For j > 256 (and wherever that
-// series is not summed, see there) the term takes the second branch, 2e^{(j−1)ε(j)}: each term is
-// bounded on its own, so this stays an upper bound (dp_accounting uses Thm 27 up to α = 256 and the
-// second branch for every j beyond). Unlike the general bound below, its terms vanish as σ → ∞.
+// alternating sum, which cancels catastrophically for large σ. For α > 256 (and wherever that
+// series is not summed, see there) every term takes the second branch, 2e^{(j−1)ε(j)}, exactly as
+// dp_accounting does beyond α = 256: the values never fall below that reference implementation's. Unlike the general bound below, its terms vanish as σ → ∞.
 // Fractional α > 2: linear interpolation of (α−1)ε'(α) between ⌊α⌋ and ⌈α⌉ (WBK19 Cor. 10);
 // 1 < α < 2: ε'(2) (RDP is nondecreasing in α). Capped by the unsubsampled α/(2σ²).
 double fixed_size_gaussian_rdp(double gamma, double sigma, double alpha);
