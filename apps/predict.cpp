@@ -80,25 +80,20 @@ int run_predict(int argc, char** argv) {
   const auto& vm = *parsed;
   if (!vm.count("model")) throw InputError("--model is required (the model.bin written by dpareto tune)");
   const std::string model_path = vm["model"].as<std::string>();
-  select::ModelFile model;
-  try {
-    model = select::read_model_file(model_path);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--model ") + e.what());
-  }
   const auto problem = make_problem_from(vm);
   const auto* dp = dynamic_cast<const problems::DpTrainingProblem*>(problem.get());
   if (!dp)
     throw InputError("--problem " + problem->name() +
                      ": no trained network to load (predict takes the DP-training problems)");
   const learn::Network& net = dp->network();
-  if (model.architecture != net.architecture().name)
-    throw InputError("--model " + model_path + ": architecture '" + model.architecture + "' does not match problem " +
-                     dp->name() + "'s network '" + net.architecture().name + "'");
-  if (static_cast<std::size_t>(model.weights.size()) != net.num_parameters())
-    throw InputError("--model " + model_path + ": " + std::to_string(model.weights.size()) + " weights, but problem " +
-                     dp->name() + "'s network '" + net.architecture().name + "' has " +
-                     std::to_string(net.num_parameters()));
+  const select::ModelExpectation expected{net.architecture().name, net.num_parameters(),
+                                          "problem " + dp->name() + "'s network"};
+  select::ModelFile model;
+  try {
+    model = select::read_model_file(model_path, &expected);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--model ") + e.what());
+  }
   const std::string data_name = vm["data"].as<std::string>();
   const learn::Dataset data = load_examples(*dp, data_name);
   if (data.size() == 0) throw InputError("--data " + data_name + ": no examples");

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::learn {
 namespace fs = std::filesystem;
@@ -89,10 +90,10 @@ bool parse_whole(std::string_view s, T& value) {
 // clipping bounds any such value's contribution). Throws InputError naming `at` and the value.
 float parse_feature(std::string_view text, const std::string& at) {
   double value = 0;
-  if (!parse_whole(text, value)) throw InputError(at + "value '" + std::string(text) + "': expected a number");
-  if (!std::isfinite(value)) throw InputError(at + "value '" + std::string(text) + "' is not finite");
+  if (!parse_whole(text, value)) throw InputError(at + "value '" + printable(text) + "': expected a number");
+  if (!std::isfinite(value)) throw InputError(at + "value '" + printable(text) + "' is not finite");
   if (std::abs(value) > std::numeric_limits<float>::max())
-    throw InputError(at + "value '" + std::string(text) + "' is outside the float32 range (|value| <= 3.4e38)");
+    throw InputError(at + "value '" + printable(text) + "' is outside the float32 range (|value| <= 3.4e38)");
   return static_cast<float>(value);
 }
 
@@ -153,14 +154,14 @@ Dataset load_libsvm(const fs::path& path, int dimension) {
         first = false;
         double y = 0;
         if (!parse_whole(token, y) || !(y == 1 || y == -1 || y == 0))
-          throw InputError(at + "label '" + std::string(token) + "': expected -1, +1, 0 or 1");
+          throw InputError(at + "label '" + printable(token) + "': expected -1, +1, 0 or 1");
         labels.push_back(y > 0 ? 1 : 0);
         continue;
       }
       const std::size_t colon = token.find(':');
       int index = 0;
       if (colon == std::string_view::npos || !parse_whole(token.substr(0, colon), index))
-        throw InputError(at + "token '" + std::string(token) + "': expected index:value");
+        throw InputError(at + "token '" + printable(token) + "': expected index:value");
       if (index < 1 || index > dimension)
         throw InputError(at + "feature index " + std::to_string(index) + " outside [1, " +
                          std::to_string(dimension) + "] (the dimension)");
@@ -255,7 +256,7 @@ Dataset load_csv(const fs::path& path, const std::string& label_column, int num_
       if (static_cast<int>(i) == label_index) {
         int y = 0;
         if (!parse_whole(fields[i], y) || y < 0 || y >= num_classes)
-          throw InputError(at + "label '" + std::string(fields[i]) + "': expected an integer in 0.." +
+          throw InputError(at + "label '" + printable(fields[i]) + "': expected an integer in 0.." +
                            std::to_string(num_classes - 1));
         labels.push_back(y);
       } else {

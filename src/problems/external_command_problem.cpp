@@ -19,6 +19,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/core/subprocess.hpp"
 
 extern char** environ;
@@ -79,12 +80,9 @@ std::string excerpt(const std::string& raw) {
   const auto first = raw.find_first_not_of(" \t\r\n");
   const std::string text = first == std::string::npos ? "" : raw.substr(first, raw.find_last_not_of(" \t\r\n") - first + 1);
   std::string s = text.substr(0, 80);
-  for (char& c : s) {
-    const auto u = static_cast<unsigned char>(c);
+  for (char& c : s)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-    else if (u < 0x20 || u >= 0x7f) c = '?';  // binary junk (NUL included) is never echoed raw
-  }
-  return "'" + s + (text.size() > 80 ? "...'" : "'");
+  return "'" + printable(s, 80) + (text.size() > 80 ? "...'" : "'");  // binary junk is never echoed raw
 }
 
 // The deepest nesting of [ and { outside strings: the JSON parser recurses, so an oracle printing

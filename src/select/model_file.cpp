@@ -2,11 +2,13 @@
 
 #include <array>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::select {
 namespace {
@@ -47,7 +49,7 @@ void write_model_file(const std::string& path, const ModelFile& model) {
   if (!out) throw InputError(path + ": write failed");
 }
 
-ModelFile read_model_file(const std::string& path) {
+ModelFile read_model_file(const std::string& path, const ModelExpectation* expected) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open model file");
   char magic[8] = {};
@@ -58,7 +60,13 @@ ModelFile read_model_file(const std::string& path) {
   if (name_length > 4096) throw InputError(path + ": architecture name length " + std::to_string(name_length) + " too large");
   model.architecture.resize(name_length);
   if (!in.read(model.architecture.data(), name_length)) throw InputError(path + ": truncated model file (name)");
+  if (expected && model.architecture != expected->architecture)
+    throw InputError(path + ": architecture '" + printable(model.architecture) + "' does not match " + expected->owner +
+                     " '" + expected->architecture + "'");
   const std::uint32_t count = get_u32(in, path, "weight count");
+  if (expected && count != expected->weights)
+    throw InputError(path + ": " + std::to_string(count) + " weights, but " + expected->owner + " '" +
+                     expected->architecture + "' has " + std::to_string(expected->weights));
   // Check the length before allocating: a corrupt count must not ask for gigabytes.
   const std::streamoff at = in.tellg();
   in.seekg(0, std::ios::end);
@@ -72,6 +80,7 @@ ModelFile read_model_file(const std::string& path) {
     const std::uint32_t bits = get_u32(in, path, "weights");
     float w = 0;
     std::memcpy(&w, &bits, 4);
+    if (!std::isfinite(w)) throw InputError(path + ": weight " + std::to_string(i) + " is not finite");
     model.weights[i] = w;
   }
   if (in.peek() != std::char_traits<char>::eof()) throw InputError(path + ": trailing bytes after the weights");

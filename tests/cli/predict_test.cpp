@@ -169,7 +169,7 @@ TEST_CASE("predict: bad input is one line naming the value, exit 2, no output fi
   const std::pair<std::string, std::string> cases[] = {
       {model("none.bin") + problem_flags, "none.bin"},
       {model("junk.bin") + problem_flags, "junk.bin: not a DPMODEL1 file"},
-      {model("huge.bin") + problem_flags, "1000000000 weights declared"},
+      {model("huge.bin") + problem_flags, "1000000000 weights, but problem synthetic-logreg-sgd's network 'logreg' has 21"},
       {model("mlp.bin") + problem_flags, "architecture 'mlp2' does not match"},
       {model("adult.bin") + problem_flags, "124 weights"},
       {model("good.bin") + problem_flags + " --data tset", "--data tset"},

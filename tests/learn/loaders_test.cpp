@@ -232,3 +232,11 @@ TEST_CASE("data files must be regular files: a FIFO or a directory is refused at
   CHECK(error_of([&] { load_idx(fifo, fifo); }).find("not a regular file") != std::string::npos);
   CHECK(error_of([&] { load_csv(dir.path, "y", 2); }).find("not a regular file") != std::string::npos);
 }
+
+TEST_CASE("libsvm: a NUL or control byte in a token is shown as '?', the message is not cut") {
+  TempDir dir;
+  const std::string svm = error_of([&] { load_libsvm(dir.write("n", std::string("+1 1:1\n-1 2:a\0b\x1b[31m\n", 20)), 5); });
+  CHECK(svm.find("n:2") != std::string::npos);
+  CHECK(svm.find("'a?b?[31m'") != std::string::npos);
+  CHECK(svm.find("expected a number") != std::string::npos);
+}

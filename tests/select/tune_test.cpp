@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -53,6 +54,21 @@ TEST_CASE("model file round trip and bad files") {
   CHECK_THROWS_AS(read_model_file((dir / "bad.bin").string()), dpareto::InputError);
   fs::resize_file(dir / "m.bin", 20);
   CHECK_THROWS_AS(read_model_file((dir / "m.bin").string()), dpareto::InputError);
+  // An expectation is compared with the header before anything else is read: another network's
+  // file is refused by its name or count, whatever follows (issue 24: a 16 GiB file was allocated).
+  write_model_file((dir / "mlp.bin").string(), {std::string("ml\0p1\n", 6), Eigen::VectorXf::Zero(4)});
+  const ModelExpectation logreg{"logreg", 3, "the problem's network"};
+  CHECK_THROWS_WITH_AS(read_model_file((dir / "mlp.bin").string(), &logreg),
+                       doctest::Contains("architecture 'ml?p1?' does not match the problem's network 'logreg'"),
+                       dpareto::InputError);
+  write_model_file((dir / "four.bin").string(), {"logreg", Eigen::VectorXf::Zero(4)});
+  CHECK_THROWS_WITH_AS(read_model_file((dir / "four.bin").string(), &logreg), doctest::Contains("4 weights, but"),
+                       dpareto::InputError);
+  // Non-finite weights are not a model (issue 23: predict accepted NaN weights).
+  m.weights[1] = std::numeric_limits<float>::quiet_NaN();
+  write_model_file((dir / "nan.bin").string(), m);
+  CHECK_THROWS_WITH_AS(read_model_file((dir / "nan.bin").string()), doctest::Contains("weight 1 is not finite"),
+                       dpareto::InputError);
 }
 
 namespace {

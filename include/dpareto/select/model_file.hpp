@@ -15,6 +15,18 @@ struct ModelFile {
 };
 
 void write_model_file(const std::string& path, const ModelFile& model);
-ModelFile read_model_file(const std::string& path);
+
+// What a caller expects of a model file: compared with its header before any weight is read or
+// allocated (a 16 GiB file for another network costs nothing to refuse).
+struct ModelExpectation {
+  std::string architecture;
+  std::size_t weights = 0;
+  std::string owner;  // who expects it, for the message ("problem adult-logreg-sgd's network")
+};
+
+// Reads a model; InputError naming the file for a bad magic, a truncated or padded file, a weight
+// count that does not match the file's length, a non-finite weight, or (with `expected`) another
+// architecture or weight count.
+ModelFile read_model_file(const std::string& path, const ModelExpectation* expected = nullptr);
 
 }  // namespace dpareto::select
