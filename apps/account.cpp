@@ -2,6 +2,7 @@
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,32 +117,34 @@ int run_tuning(int argc, char** argv) {
       options, argc, argv);
   if (!vm) return 0;
   const DpsgdFlags f = read_dpsgd_flags(*vm);
-  auto candidate = privacy::dpsgd_rdp(f.sampling, f.q, f.sigma, f.steps, f.orders);
+  const privacy::RdpCurve training(f.orders, privacy::dpsgd_rdp(f.sampling, f.q, f.sigma, f.steps, f.orders));
+  std::optional<double> score;
   if (vm->count("score-epsilon")) {
-    const double score = (*vm)["score-epsilon"].as<double>();
-    if (!(score > 0) || std::isinf(score)) throw InputError("--score-epsilon " + format_number(score) + " must be a finite number > 0");
-    for (std::size_t i = 0; i < f.orders.size(); ++i) candidate[i] += privacy::pure_dp_rdp(score, f.orders[i]);
+    score = (*vm)["score-epsilon"].as<double>();
+    if (!(*score > 0) || std::isinf(*score)) throw InputError("--score-epsilon " + format_number(*score) + " must be a finite number > 0");
   }
   const std::string distribution = (*vm)["distribution"].as<std::string>();
   nlohmann::json json = {{"distribution", distribution}};
-  std::vector<double> rdp;
+  privacy::StoppingRule rule;
   if (distribution == "poisson") {
     if (!vm->count("mu")) throw InputError("--distribution poisson needs --mu");
     const double mu = (*vm)["mu"].as<double>();
     if (!(mu >= 1) || std::isinf(mu))
       throw InputError("--mu " + format_number(mu) + " must be a finite number >= 1 (the privacy bound holds only from 1 on)");
-    rdp = privacy::poisson_stopping_rdp(f.orders, candidate, mu);
+    rule = privacy::PoissonStopping{mu};
     json["expected_runs"] = json_number(mu);
   } else if (distribution == "tnb") {
     if (!vm->count("eta") || !vm->count("gamma")) throw InputError("--distribution tnb needs --eta and --gamma");
     const double eta = (*vm)["eta"].as<double>();
     if (!(eta > -1) || std::isinf(eta)) throw InputError("--eta " + format_number(eta) + " must be a finite number > -1");
     const double gamma = flag_in_open(*vm, "gamma", 0, 1);
-    rdp = privacy::truncated_negative_binomial_stopping_rdp(f.orders, candidate, eta, gamma);
+    rule = privacy::TruncatedNegativeBinomialStopping{eta, gamma};
     json["expected_runs"] = json_number(privacy::truncated_negative_binomial_mean(eta, gamma));
   } else {
     throw InputError("--distribution '" + distribution + "' is not poisson or tnb");
   }
+  // The same function `dpareto tune` certifies with.
+  const auto rdp = privacy::random_stopping_rdp(rule, training, score).values();
   const auto result = privacy::rdp_to_epsilon(f.orders, rdp, f.delta, f.conversion);
   if (!vm->count("json"))
     std::cout << "random-stopping tuning (" << distribution << ", E[K] = " << json["expected_runs"].dump() << "): ";

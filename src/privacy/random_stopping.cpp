@@ -7,6 +7,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/rdp_conversion.hpp"
 
 namespace dpareto::privacy {
@@ -65,6 +66,22 @@ std::vector<double> truncated_negative_binomial_stopping_rdp(const std::vector<d
   for (std::size_t i = 0; i < orders.size(); ++i)
     out[i] = candidate_rdp[i] + best_hat + log_mean / (orders[i] - 1);
   return out;
+}
+
+RdpCurve scored_run_rdp(const RdpCurve& training, double score_epsilon) {
+  if (!(score_epsilon > 0) || std::isinf(score_epsilon))
+    throw InputError("score epsilon " + format_number(score_epsilon) + " must be a finite number > 0");
+  std::vector<double> score;
+  for (double alpha : training.orders()) score.push_back(pure_dp_rdp(score_epsilon, alpha));
+  return training + RdpCurve(training.orders(), score);
+}
+
+RdpCurve random_stopping_rdp(const StoppingRule& rule, const RdpCurve& training, std::optional<double> score_epsilon) {
+  const RdpCurve run = score_epsilon ? scored_run_rdp(training, *score_epsilon) : training;
+  if (const auto* p = std::get_if<PoissonStopping>(&rule))
+    return {run.orders(), poisson_stopping_rdp(run.orders(), run.values(), p->mu)};
+  const auto& t = std::get<TruncatedNegativeBinomialStopping>(rule);
+  return {run.orders(), truncated_negative_binomial_stopping_rdp(run.orders(), run.values(), t.eta, t.gamma)};
 }
 
 }  // namespace dpareto::privacy

@@ -36,17 +36,13 @@ std::vector<double> uniform_training_rdp(const std::vector<learn::TrainConfig>& 
 
 std::vector<double> scored_run_rdp(const std::vector<learn::TrainConfig>& configs, int n, double score_epsilon,
                                    const std::vector<double>& orders) {
-  auto curve = uniform_training_rdp(configs, n, orders);
-  for (std::size_t i = 0; i < orders.size(); ++i) curve[i] += privacy::pure_dp_rdp(score_epsilon, orders[i]);
-  return curve;
+  return privacy::scored_run_rdp({orders, uniform_training_rdp(configs, n, orders)}, score_epsilon).values();
 }
 
 std::vector<double> stopping_rdp(const StoppingRule& rule, const std::vector<double>& orders,
                                  const std::vector<double>& run_rdp) {
   check_stopping_rule(rule);
-  if (const auto* p = std::get_if<PoissonStopping>(&rule)) return privacy::poisson_stopping_rdp(orders, run_rdp, p->mu);
-  const auto& t = std::get<TruncatedNegativeBinomialStopping>(rule);
-  return privacy::truncated_negative_binomial_stopping_rdp(orders, run_rdp, t.eta, t.gamma);
+  return privacy::random_stopping_rdp(rule, {orders, run_rdp}, std::nullopt).values();
 }
 
 std::vector<learn::TrainConfig> with_sigma(std::vector<learn::TrainConfig> configs, double sigma) {

@@ -9,22 +9,15 @@
 #include <optional>
 #include <variant>
 
+#include "dpareto/privacy/random_stopping.hpp"
 #include "dpareto/privacy/secure_noise.hpp"
 
 namespace dpareto::select {
 
-struct PoissonStopping {
-  double mu;  // > 0
-};
-
-// P(K = k) = (1−γ)^k / (γ^{−η} − 1) · Π_{l<k} (l+η)/(l+1), k >= 1; η ∈ (−1, ∞), γ ∈ (0, 1);
-// η = 1 is geometric, η = 0 logarithmic: P(K = k) = (1−γ)^k / (k log(1/γ)).
-struct TruncatedNegativeBinomialStopping {
-  double eta;
-  double gamma;
-};
-
-using StoppingRule = std::variant<PoissonStopping, TruncatedNegativeBinomialStopping>;
+// K's laws are the privacy module's (its bound and this selection must agree on them).
+using privacy::PoissonStopping;
+using privacy::StoppingRule;
+using privacy::TruncatedNegativeBinomialStopping;
 
 // Throws InputError naming the parameter if it is out of range.
 void check_stopping_rule(const StoppingRule& rule);
