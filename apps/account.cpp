@@ -13,7 +13,7 @@
 #include "dpareto/privacy/analytic_gaussian.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 
 namespace dpareto::apps {
 namespace {

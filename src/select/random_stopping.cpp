@@ -7,7 +7,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 
 namespace dpareto::select {
 

@@ -11,7 +11,7 @@
 #include "dpareto/privacy/calibration.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 
 namespace dpareto::select {
 

@@ -10,7 +10,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/privacy/accountant.hpp"
 #include "dpareto/privacy/composition.hpp"
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 
 using namespace dpareto::privacy;
 

@@ -6,7 +6,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 #include "dpareto/privacy/sampled_gaussian_rdp.hpp"
 #include "dpareto/privacy/subsampled_tuning.hpp"
 

@@ -17,7 +17,7 @@
 #include "dpareto/select/model_file.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 #include "dpareto/privacy/subsampled_tuning.hpp"
 #include "dpareto/select/propose_test.hpp"
 #include "dpareto/select/tuning_data.hpp"

@@ -1,4 +1,4 @@
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 
 #include <algorithm>
 #include <cmath>
