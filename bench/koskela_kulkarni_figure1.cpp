@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "dpareto/privacy/dpsgd_accountant.hpp"
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 #include "dpareto/privacy/rdp_conversion.hpp"
 #include "dpareto/privacy/subsampled_tuning.hpp"
 

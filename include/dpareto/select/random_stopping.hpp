@@ -9,7 +9,7 @@
 #include <optional>
 #include <variant>
 
-#include "dpareto/privacy/random_stopping.hpp"
+#include "dpareto/privacy/random_stopping_bound.hpp"
 #include "dpareto/privacy/secure_noise.hpp"
 
 namespace dpareto::select {
