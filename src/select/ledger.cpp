@@ -93,7 +93,9 @@ nlohmann::json read_json(const fs::path& file) {
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
   char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  std::tm utc{};
+  ::gmtime_r(&t, &utc);  // thread-safe, unlike std::gmtime
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return buffer;
 }
 
