@@ -130,21 +130,35 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
   const MatrixF* first_input = &x;
   ws.dropped.clear();
   if (std::isfinite(clip)) {
-    // ‖∇ℓ_i‖² = Σ_l (‖a_{l,i}‖² + 1)‖δ_{l,i}‖², every square summed in double.
-    const auto row_sq = [](const MatrixF& m, Eigen::Index i) { return m.row(i).cast<double>().squaredNorm(); };
+    // ‖∇ℓ_i‖² = Σ_l (‖a_{l,i}‖² + 1)‖δ_{l,i}‖², vectorized in float; a row whose float sum is not
+    // finite (a large but finite value squared overflows float) is summed again in double.
     const Eigen::Index rows = x.rows();
-    ws.norms_sq.resize(rows);
+    Eigen::ArrayXf sq(rows);
+    if (x_norms_sq)
+      sq = x_norms_sq->cast<float>().array();
+    else
+      sq = x.rowwise().squaredNorm().array();
+    sq = (sq + 1.0f) * ws.deltas[0].rowwise().squaredNorm().array();
+    for (std::size_t l = 1; l <= last; ++l)
+      sq += (ws.activations[l - 1].rowwise().squaredNorm().array() + 1.0f) * ws.deltas[l].rowwise().squaredNorm().array();
+    ws.norms_sq = sq.cast<double>();
+    const auto row_sq = [](const MatrixF& m, Eigen::Index i) { return m.row(i).cast<double>().squaredNorm(); };
     for (Eigen::Index i = 0; i < rows; ++i) {
-      double sq = ((x_norms_sq ? (*x_norms_sq)[i] : row_sq(x, i)) + 1) * row_sq(ws.deltas[0], i);
-      for (std::size_t l = 1; l <= last; ++l) sq += (row_sq(ws.activations[l - 1], i) + 1) * row_sq(ws.deltas[l], i);
-      ws.norms_sq[i] = sq;
-      // c_i = min(1, L/‖∇ℓ_i‖); a non-finite norm (NaN or ∞) gets c_i = 0 and its rows are zeroed
-      // below, so that ∞·0 cannot turn into NaN in the products.
-      const bool finite = std::isfinite(sq);
-      const double c = finite ? std::min(1.0, static_cast<double>(clip) / std::sqrt(sq)) : 0.0;
-      if (!finite) ws.dropped.push_back(i);
-      for (auto& d : ws.deltas) d.row(i) *= static_cast<float>(c);
+      if (std::isfinite(sq[i])) continue;
+      double exact = ((x_norms_sq ? (*x_norms_sq)[i] : row_sq(x, i)) + 1) * row_sq(ws.deltas[0], i);
+      for (std::size_t l = 1; l <= last; ++l) exact += (row_sq(ws.activations[l - 1], i) + 1) * row_sq(ws.deltas[l], i);
+      ws.norms_sq[i] = exact;
     }
+    // c_i = min(1, L/‖∇ℓ_i‖); a norm that is not finite even in double (NaN or ∞) gets c_i = 0 and
+    // its rows are zeroed below, so that ∞·0 cannot turn into NaN in the products.
+    const Eigen::ArrayXd c = (static_cast<double>(clip) / ws.norms_sq.array().sqrt()).min(1.0);
+    Eigen::ArrayXf scale = c.cast<float>();
+    for (Eigen::Index i = 0; i < rows; ++i)
+      if (!std::isfinite(ws.norms_sq[i])) {
+        ws.dropped.push_back(i);
+        scale[i] = 0;
+      }
+    for (auto& d : ws.deltas) d.array().colwise() *= scale;
     if (!ws.dropped.empty()) {
       ws.input = x;
       for (Eigen::Index i : ws.dropped) {
