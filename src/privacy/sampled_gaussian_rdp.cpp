@@ -138,22 +138,6 @@ double log1p_sum(const std::vector<double>& terms) {
   return detail::log1p_exp(top + std::log(sum));
 }
 
-// WBK19 Thm 9 at integer α >= 2 with ε(j) = j/(2σ²): (α−1)ε'(α) =
-// log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}} + Σ_{j=3}^{α} 2 γ^j C(α,j) e^{(j−1)ε(j)}).
-double general_integer_scaled(double gamma, double sigma, long long alpha) {
-  const double lg = std::log(gamma);
-  const double a = static_cast<double>(alpha);
-  double log_binomial = std::log(a) + std::log(a - 1) - std::log(2.0);  // log C(α, 2)
-  thread_local std::vector<double> terms;
-  terms.clear();
-  terms.push_back(2 * lg + log_binomial + log_second_term(sigma));
-  for (long long j = 3; j <= alpha; ++j) {
-    log_binomial += std::log(static_cast<double>(alpha - j + 1) / static_cast<double>(j));
-    const double jd = static_cast<double>(j);
-    terms.push_back(jd * lg + log_binomial + (std::log(2.0) + (jd - 1) * jd / (2 * sigma * sigma)));
-  }
-  return log1p_sum(terms);
-}
 
 // log Δ^l g(0) for even l <= kMaxForwardDifferenceOrder at one σ, computed on demand and kept for
 // the next call with the same σ (dpsgd_rdp asks for every order at one σ; calibration moves σ).
@@ -196,16 +180,10 @@ class ForwardDifferenceCache {
   double log_delta_[kMaxForwardDifferenceOrder + 1] = {};
 };
 
-// WBK19 Thm 27 (Gaussian mechanism, sampling without replacement) at integer α >= 2:
-// (α−1)ε'(α) = log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}}
-//     + Σ_{j=3}^{α} γ^j C(α,j) min{4√(Δ^{2⌊j/2⌋}g(0) Δ^{2⌈j/2⌉}g(0)), 2e^{(j−1)ε(j)}}),
-// g(t) = e^{t(t−1)/(2σ²)}. For α > kMaxForwardDifferenceOrder (256) every term takes the second
-// branch, as dp_accounting does: the first branch would also be valid there, but keeping to the
-// reference implementation's values means this accountant is never below it at any order.
-double gaussian_integer_scaled(double gamma, double sigma, long long alpha) {
-  thread_local ForwardDifferenceCache cache;
-  const int max_l = static_cast<int>(std::min<long long>(kMaxForwardDifferenceOrder, alpha + (alpha % 2)));
-  const double* log_delta = cache.at_sigma(sigma, max_l);
+// (α−1)ε'(α) at integer α >= 2 for both bounds: the j >= 3 terms are γ^j C(α,j) times
+// 2e^{(j−1)ε(j)} (WBK19 Thm 9, the general bound), or, when `log_delta` holds log Δ^l g(0) for
+// even l <= α + 1, the smaller of that and 4√(Δ^{2⌊j/2⌋}g(0) Δ^{2⌈j/2⌉}g(0)) (Thm 27).
+double integer_scaled(double gamma, double sigma, long long alpha, const double* log_delta) {
   const double lg = std::log(gamma);
   const double a = static_cast<double>(alpha);
   const double log2 = std::log(2.0), log4 = std::log(4.0);
@@ -216,14 +194,31 @@ double gaussian_integer_scaled(double gamma, double sigma, long long alpha) {
   for (long long j = 3; j <= alpha; ++j) {
     log_binomial += std::log(static_cast<double>(alpha - j + 1) / static_cast<double>(j));
     const double jd = static_cast<double>(j);
-    double log_factor = log2 + (jd - 1) * jd / (2 * sigma * sigma);  // 2e^{(j−1)ε(j)}, as in Thm 9
-    if (alpha <= kMaxForwardDifferenceOrder) {
+    double log_factor = log2 + (jd - 1) * jd / (2 * sigma * sigma);  // 2e^{(j−1)ε(j)}
+    if (log_delta) {
       const long long lo = j - (j % 2), hi = j + (j % 2);
       log_factor = std::min(log_factor, log4 + 0.5 * (log_delta[lo] + log_delta[hi]));
     }
     terms.push_back(jd * lg + log_binomial + log_factor);
   }
   return log1p_sum(terms);
+}
+
+// WBK19 Thm 9: the general bound.
+double general_integer_scaled(double gamma, double sigma, long long alpha) {
+  return integer_scaled(gamma, sigma, alpha, nullptr);
+}
+
+// WBK19 Thm 27 (Gaussian mechanism, sampling without replacement) at integer α >= 2:
+// (α−1)ε'(α) = log(1 + γ² C(α,2) min{4(e^{ε(2)}−1), 2e^{ε(2)}}
+//     + Σ_{j=3}^{α} γ^j C(α,j) min{4√(Δ^{2⌊j/2⌋}g(0) Δ^{2⌈j/2⌉}g(0)), 2e^{(j−1)ε(j)}}),
+// g(t) = e^{t(t−1)/(2σ²)}. For α > kMaxForwardDifferenceOrder (256) every term takes the second
+// branch, as dp_accounting does: the first branch would also be valid there, but keeping to the
+// reference implementation's values means this accountant is never below it at any order.
+double gaussian_integer_scaled(double gamma, double sigma, long long alpha) {
+  if (alpha > kMaxForwardDifferenceOrder) return integer_scaled(gamma, sigma, alpha, nullptr);
+  thread_local ForwardDifferenceCache cache;
+  return integer_scaled(gamma, sigma, alpha, cache.at_sigma(sigma, static_cast<int>(alpha + (alpha % 2))));
 }
 
 // Fractional α by linear interpolation of (α−1)ε'(α) between ⌊α⌋ and ⌈α⌉ (WBK19 Cor. 10: the
