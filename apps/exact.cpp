@@ -66,8 +66,18 @@ int run_exact(int argc, char** argv) {
   }
   if (counts.size() != space.dimension())
     throw InputError("--points: expected " + std::to_string(space.dimension()) + " counts, got " + std::to_string(counts.size()));
-  for (double c : counts)
-    if (!(c >= 1 && c == std::floor(c))) throw InputError("--points: '" + format_number(c) + "' is not a positive integer");
+  // Checked before any conversion or allocation: inf or 1e12 used to reach an int cast (undefined)
+  // and a grid of 10^10 points was built in memory before anything else.
+  constexpr double kMaxGridPoints = 1e7;
+  double total = 1;
+  for (double c : counts) {
+    if (!(c >= 1 && c == std::floor(c) && c <= kMaxGridPoints))
+      throw InputError("--points: '" + format_number(c) + "' is not a whole number in [1, 1e7]");
+    total *= c;
+  }
+  if (total > kMaxGridPoints)
+    throw InputError("--points " + vm["points"].as<std::string>() + " asks for " + format_number(total) +
+                     " evaluations, more than the 1e7 exact evaluates");
   if (!vm.count("out")) throw InputError("--out is required");
   const int workers = vm["workers"].as<int>();
   if (workers < 1) throw InputError("--workers must be at least 1");

@@ -27,7 +27,7 @@ int run_plot(int argc, char** argv) {
       "exact", po::value<std::string>(), "a `dpareto exact` run directory: draw the exact front")(
       "x", po::value<std::string>(), "surrogate: parameter on the x axis (default: the first)")(
       "y", po::value<std::string>(), "surrogate: parameter on the y axis (default: the second)")(
-      "resolution", po::value<int>()->default_value(40), "surrogate: grid cells per axis")(
+      "resolution", po::value<int>()->default_value(40), "surrogate: grid cells per axis, 4 to 400")(
       "keep-script", po::bool_switch(), "also write the gnuplot script as FILE.gp");
   const auto parsed = parse_command_line("dpareto plot KIND RUN_DIR... --out FILE [options]", options, argc,
                                          argv, {"kind", "runs"});
@@ -62,6 +62,8 @@ int run_plot(int argc, char** argv) {
     if (vm.count("x")) so.x_parameter = vm["x"].as<std::string>();
     if (vm.count("y")) so.y_parameter = vm["y"].as<std::string>();
     so.resolution = vm["resolution"].as<int>();
+    if (so.resolution < 4 || so.resolution > 400)  // never clamped silently
+      throw InputError("--resolution " + std::to_string(so.resolution) + " must be in [4, 400]");
     so.accuracy = accuracy;
     so.exact = exact_ptr;
     script = plot::surrogate_figure(run, model, so);

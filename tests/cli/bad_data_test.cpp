@@ -82,3 +82,25 @@ TEST_CASE("integer parameters out of int range are refused echoing the value, no
   CHECK(r.output.find("epochs=1e+12 is outside [1, 2147483647]") != std::string::npos);
   CHECK(r.output.find("-727379968") == std::string::npos);
 }
+
+TEST_CASE("exact --points out of range: refused before any conversion or allocation") {
+  for (const std::string points : {"inf,3", "1e12,2", "100000,100000", "-1,3", "nan,2"}) {
+    CAPTURE(points);
+    const auto dir = temp_root.dir("exact");
+    const auto r = run_cli("exact --problem svt --points " + points + " --out " + (dir / "out").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--points") != std::string::npos);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(dir / "out"));
+  }
+}
+
+TEST_CASE("plot surrogate --resolution outside [4, 400] is refused, not clamped silently") {
+  const auto dir = temp_root.dir("resolution");
+  REQUIRE(run_cli("explore --problem svt --budget 6 --init 4 --seed 1 --out " + (dir / "run").string()).status == 0);
+  const auto r = run_cli("plot surrogate " + (dir / "run").string() + " --resolution 1000 --out " +
+                         (dir / "s.png").string());
+  CHECK(r.status == 2);
+  CHECK(r.output.find("--resolution 1000 must be in [4, 400]") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "s.png"));
+}
