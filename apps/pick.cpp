@@ -167,7 +167,8 @@ int run_pick(int argc, char** argv) {
     const std::string out = vm["out"].as<std::string>();
     std::ofstream file(out);
     file << nlohmann::json{{"problem", run.info.problem}, {"candidates", list}}.dump(2) << "\n";
-    if (!file) throw InputError("--out " + out + ": cannot write");
+    file.close();  // a full disk shows only when the buffer is flushed: check after closing
+    if (!file) throw InputError("--out " + out + ": cannot write (disk full or not writable)");
     j["candidates_file"] = out;
     j["candidates"] = merged.size();
     if (merged.size() < static_cast<std::size_t>(k))

@@ -126,6 +126,13 @@ std::string finish(const Running& job) {
     std::stringstream text;
     text << err.rdbuf();
     message = "gnuplot failed on " + job.output + ": " + gnuplot_error_line(text.str());
+  } else {
+    // gnuplot exits 0 even when it could not write its output (a full disk): success means a
+    // non-empty file.
+    std::error_code ec;
+    const auto size = fs::file_size(job.output, ec);
+    if (ec || size == 0)
+      message = "gnuplot wrote no figure to " + job.output + (ec ? " (" + ec.message() + ")" : " (empty file: disk full?)");
   }
   std::error_code ignored;
   fs::remove_all(job.directory, ignored);

@@ -104,3 +104,17 @@ TEST_CASE("plot surrogate --resolution outside [4, 400] is refused, not clamped 
   CHECK(r.output.find("--resolution 1000 must be in [4, 400]") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "s.png"));
 }
+
+TEST_CASE("a write that fails on a full disk is an error, never 'wrote ...' with exit 0") {
+  const auto dir = temp_root.dir("full");
+  REQUIRE(run_cli("explore --problem svt --budget 8 --init 4 --seed 2 --out " + (dir / "run").string()).status == 0);
+  // /dev/full fails every write with ENOSPC, as a full disk does.
+  const auto pick = run_cli("pick " + (dir / "run").string() + " --max-epsilon 1000 --candidates 3 --out /dev/full");
+  CHECK(pick.status == 2);
+  CHECK(pick.output.find("cannot write") != std::string::npos);
+  CHECK(pick.output.find("wrote") == std::string::npos);
+  fs::create_symlink("/dev/full", dir / "front.png");
+  const auto plot = run_cli("plot front " + (dir / "run").string() + " --out " + (dir / "front.png").string());
+  CHECK(plot.status != 0);
+  CHECK(plot.output.find("gnuplot wrote no figure") != std::string::npos);
+}
