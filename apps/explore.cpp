@@ -2,6 +2,7 @@
 // the random / grid baselines, writing evaluations.csv, front.csv and summary.json as each
 // evaluation completes. Every run is a study (study::StudyRunner); with --study FILE it is stored in
 // an SQLite database that a later run with the same flags resumes or extends (docs/study.md).
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +10,8 @@
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
+#include "dpareto/core/stop_request.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/gnuplot.hpp"
 #include "dpareto/plot/labelled_run.hpp"
@@ -47,6 +50,16 @@ std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map
                                                             options);
 }
 
+// Stop a run whose first evaluations fail identically: a missing oracle program or a broken
+// script would otherwise spend the whole budget and end as if it had succeeded.
+constexpr std::size_t kSameFailureLimit = 3;
+bool same_failure_from_the_start(const std::vector<study::EvaluationRecord>& records) {
+  if (records.size() < kSameFailureLimit) return false;
+  return std::all_of(records.begin(), records.end(), [&](const study::EvaluationRecord& r) {
+    return !r.ok() && r.message == records.front().message;
+  });
+}
+
 int run_explore(int argc, char** argv) {
   po::options_description options("explore options");
   add_problem_flags(options);
@@ -66,6 +79,7 @@ int run_explore(int argc, char** argv) {
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
       "study", po::value<std::string>(), "SQLite study file: created, or resumed/extended when it exists")(
       "no-retry", po::bool_switch(), "resume: record evaluations a crash left running as failed (default: re-run)")(
+      "keep-going", po::bool_switch(), "run the whole budget even when the first evaluations all fail the same way")(
       "oracle-cmd", po::value<std::string>(), "external oracle command template, e.g. 'python3 train.py --lr {lr}'")(
       "space", po::value<std::string>(), "space.json of the external oracle's hyperparameters")(
       "oracle-timeout", po::value<double>()->default_value(0), "seconds before an oracle run is killed (0: never)")(
@@ -179,12 +193,32 @@ int run_explore(int argc, char** argv) {
                             {budget, vm["workers"].as<int>(), *info.seed, !vm["no-retry"].as<bool>()});
   study::RunDirectoryWriter writer(out, info);
   ProgressBar progress("explore " + info.problem, budget);
-  runner.run([&](const study::EvaluationRecord& record) {
-    writer.add(record);
-    progress.update(static_cast<int>(writer.records().size()),
-                    "HV " + format_number(writer.hv_history().back()));
-  });
+  install_stop_handlers();  // Ctrl-C, SIGTERM, SIGHUP: stop proposing, stop the oracles, keep the study
+  const bool keep_going = vm["keep-going"].as<bool>();
+  const auto outcome = runner.run(
+      [&](const study::EvaluationRecord& record) {
+        writer.add(record);
+        progress.update(static_cast<int>(writer.records().size()),
+                        "HV " + format_number(writer.hv_history().back()));
+      },
+      [&] { return !keep_going && same_failure_from_the_start(writer.records()); });
   progress.finish();
+  const std::string resume = vm.count("study") ? "resume with the same command (the study " +
+                                                     vm["study"].as<std::string>() + " keeps every evaluation)"
+                                               : "without --study the run cannot be resumed";
+  if (outcome.interrupted_signal) {
+    std::cerr << "dpareto explore: interrupted by " << signal_name(outcome.interrupted_signal) << " after "
+              << writer.records().size() << " of " << budget << " evaluations (written to " << out << "); "
+              << resume << "\n";
+    return 128 + outcome.interrupted_signal;
+  }
+  if (outcome.stopped)
+    throw Error("the first " + std::to_string(kSameFailureLimit) + " evaluations all failed: " +
+                printable(writer.records().back().message) + " — fix the oracle and " + resume +
+                ", or pass --keep-going");
+  if (std::none_of(writer.records().begin(), writer.records().end(), [](const auto& r) { return r.ok(); }))
+    throw Error("no evaluation succeeded (" + std::to_string(writer.records().size()) + " failed; the last: " +
+                printable(writer.records().back().message) + ")");
 
   if (vm.count("png")) plot::render(plot::front_figure({plot::load_run(out)}), vm["png"].as<std::string>(), plot::Canvas{});
   const auto& records = writer.records();

@@ -14,6 +14,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
+#include "dpareto/core/stop_request.hpp"
 #include "dpareto/learn/gaussian_noise.hpp"
 #include "dpareto/learn/secure_gaussian_noise.hpp"
 #include "dpareto/privacy/secure_noise.hpp"
@@ -139,6 +140,7 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
   };
 
   for (long long step = 0; step < result.steps; ++step) {
+    throw_if_stop_requested();  // a user's Ctrl-C / SIGTERM, outside every parallel region
     if (keyed_lots)
       draw_lot(*keyed_lots);
     else

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -12,6 +13,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/random.hpp"
+#include "dpareto/core/stop_request.hpp"
 #include "dpareto/learn/synthetic.hpp"
 
 namespace dpareto::problems {
@@ -171,6 +173,7 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   std::vector<char> diverged(static_cast<std::size_t>(repeats_), 0);
   const double floor = data_.test.label_fraction(data_.train.majority_class());
   std::vector<std::string> errors(static_cast<std::size_t>(repeats_));
+  std::atomic<int> interrupted{0};
 #pragma omp parallel for num_threads(outer) schedule(dynamic) if (outer > 1)
   for (int r = 0; r < repeats_; ++r) {
     try {
@@ -178,10 +181,13 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
       diverged[static_cast<std::size_t>(r)] = res.diverged;
       acc[static_cast<std::size_t>(r)] =
           res.diverged ? floor : learn::accuracy(net_, res.params, data_.test, cfg.threads);
+    } catch (const Interrupted& e) {  // no exception may cross the parallel region
+      interrupted = e.signal();
     } catch (const std::exception& e) {
       errors[static_cast<std::size_t>(r)] = e.what();
     }
   }
+  if (interrupted) throw Interrupted(interrupted);
   for (const auto& e : errors)
     if (!e.empty()) throw Error(e);
   UtilityResult u;

@@ -20,6 +20,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
+#include "dpareto/core/stop_request.hpp"
 #include "dpareto/core/subprocess.hpp"
 
 extern char** environ;
@@ -317,6 +318,11 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
     }
   };
   while (!exited) {
+    if (const int signal = stop_signal()) {  // the user stopped dpareto: stop the oracle's whole group
+      kill_group(pid, status);
+      ::close(pipe_fds[0]);
+      throw Interrupted(signal);
+    }
     int wait_ms = 50;
     if (has_timeout) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/stop_request.hpp"
 
 namespace dpareto::problems {
 
@@ -22,6 +23,8 @@ Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed) co
     e.utility_min = u.utility_min;
     e.utility_max = u.utility_max;
     e.message = u.message;
+  } catch (const Interrupted&) {
+    throw;  // a requested stop is not the oracle's failure
   } catch (const std::exception& ex) {
     e.seconds = elapsed();
     e.message = std::string("oracle error: ") + ex.what();

@@ -8,6 +8,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
+#include "dpareto/core/stop_request.hpp"
 
 namespace dpareto::study {
 
@@ -21,7 +22,9 @@ StudyRunner::StudyRunner(StudyDatabase& database, Proposer& proposer, Evaluator 
     throw InputError("--workers must be at least 1, got " + std::to_string(settings_.workers));
 }
 
-void StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_complete) {
+RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_complete,
+                               const std::function<bool()>& should_stop) {
+  RunnerOutcome outcome;
   // Replay: completed evaluations are reused as they are.
   for (const auto& record : database_.completed()) {
     proposer_.tell(record);
@@ -46,6 +49,7 @@ void StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_com
   struct Done {
     int trial;
     EvaluationRecord result;
+    int interrupted = 0;  // the signal, when the evaluation stopped because a stop was requested
   };
   std::mutex mutex;
   std::condition_variable finished;
@@ -67,22 +71,29 @@ void StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_com
     running[trial] = t.record.params;
     threads[trial] = std::thread([this, &mutex, &finished, &done, trial, params = t.record.params, seed = t.record.seed] {
       EvaluationRecord result;
+      int interrupted = 0;
       try {
         result = evaluator_(params, seed);
+      } catch (const Interrupted& e) {
+        interrupted = e.signal();
       } catch (const std::exception& e) {
         result.status = "failed";
         result.message = std::string("evaluation error: ") + e.what();
       }
       std::lock_guard<std::mutex> lock(mutex);
-      done.push_back({trial, std::move(result)});
+      done.push_back({trial, std::move(result), interrupted});
       finished.notify_one();
     });
   };
 
   int completed = static_cast<int>(database_.completed().size());
   bool exhausted = false;
+  const auto stopping = [&] {
+    if (const int signal = stop_signal()) outcome.interrupted_signal = signal;
+    return outcome.interrupted_signal != 0 || outcome.stopped;
+  };
   while (true) {
-    while (static_cast<int>(running.size()) < settings_.workers &&
+    while (!stopping() && static_cast<int>(running.size()) < settings_.workers &&
            completed + static_cast<int>(running.size()) < settings_.budget) {
       if (!requeued.empty()) {
         const int trial = requeued.front();
@@ -114,6 +125,10 @@ void StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_com
       running.erase(d.trial);
       threads.at(d.trial).join();
       threads.erase(d.trial);
+      if (d.interrupted) {  // left `running` in the study: a resume evaluates it again
+        outcome.interrupted_signal = d.interrupted;
+        continue;
+      }
       const Trial& t = database_.trials().at(static_cast<std::size_t>(d.trial));
       EvaluationRecord record = d.result;
       record.phase = t.record.phase;
@@ -122,8 +137,10 @@ void StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_com
       proposer_.tell(record);
       on_complete(database_.finish_trial(d.trial, record, proposer_.state()));
       ++completed;
+      if (should_stop && should_stop()) outcome.stopped = true;
     }
   }
+  return outcome;
 }
 
 }  // namespace dpareto::study

@@ -48,13 +48,23 @@ struct RunnerSettings {
 // The oracle seed of the evaluation proposed `issue`-th (1-based) in a run seeded with `run_seed`.
 std::uint64_t evaluation_seed(std::uint64_t run_seed, int issue);
 
+// How a run ended short of its budget (both false/0 when it used the budget or ran out of proposals).
+struct RunnerOutcome {
+  int interrupted_signal = 0;  // a stop was requested (core/stop_request.hpp): the signal
+  bool stopped = false;        // `should_stop` asked to stop
+};
+
 class StudyRunner {
  public:
   StudyRunner(StudyDatabase& database, Proposer& proposer, Evaluator evaluator, RunnerSettings settings);
   // Replays the stored evaluations (each passed to `on_complete`, in completion order), then runs
   // until the study holds `budget` completed evaluations or the proposer has nothing left.
   // `on_complete` sees each new record on the calling thread after it is committed.
-  void run(const std::function<void(const EvaluationRecord&)>& on_complete);
+  // It proposes nothing more once a stop signal arrives or `should_stop()` (asked after each
+  // completed evaluation) is true, and waits for the evaluations running then. An evaluation that
+  // throws Interrupted is not recorded: it stays `running` in the study, and a resume runs it again.
+  RunnerOutcome run(const std::function<void(const EvaluationRecord&)>& on_complete,
+                    const std::function<bool()>& should_stop = {});
 
  private:
   StudyDatabase& database_;

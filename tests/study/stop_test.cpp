@@ -1,0 +1,109 @@
+// Issue 23 items 2 and 7: SIGTERM / SIGHUP / SIGINT stop `explore` cleanly (no new proposals, the
+// oracle's whole process group killed, the study consistent and resumable, how to resume printed,
+// exit 128 + signal); a run whose first evaluations all fail the same way stops and fails.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../support/test_support.hpp"
+#include "dpareto/study/study_database.hpp"
+
+namespace fs = std::filesystem;
+using dpareto::test::read_text;
+
+namespace {
+
+const dpareto::test::TempRoot temp_root("dpareto_stop_test_");
+
+pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::chdir(dir.c_str());
+    const int err = ::open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    std::vector<char*> argv{const_cast<char*>(DPARETO_CLI)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(DPARETO_CLI, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+int wait_status(pid_t pid) {
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+
+// An oracle that records its pid and a background child's, then sleeps: it never finishes alone.
+void write_oracle(const fs::path& dir) {
+  std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
+  std::ofstream(dir / "slow.sh") << "#!/bin/sh\necho $$ > oracle.pid\nsleep 300 &\necho $! > child.pid\nwait\n";
+  fs::permissions(dir / "slow.sh", fs::perms::owner_all);
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes") {
+  for (int signal : {SIGTERM, SIGHUP, SIGINT}) {
+    CAPTURE(signal);
+    const auto dir = temp_root.dir("signal" + std::to_string(signal));
+    write_oracle(dir);
+    const pid_t pid = spawn(dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
+                                  "--budget", "4", "--init", "2", "--seed", "1", "--study", "s.db", "--out", "out"});
+    for (int i = 0; i < 200 && !fs::exists(dir / "child.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(fs::exists(dir / "child.pid"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const pid_t oracle = std::stoi(read_text(dir / "oracle.pid")), child = std::stoi(read_text(dir / "child.pid"));
+    ::kill(pid, signal);
+    CHECK(wait_status(pid) == 128 + signal);
+    const std::string err = read_text(dir / "stderr.txt");
+    INFO(err);
+    CHECK(err.find("interrupted by SIG") != std::string::npos);
+    CHECK(err.find("resume with the same command") != std::string::npos);
+    // The oracle and the child it started in the background are gone.
+    for (int i = 0; i < 100 && (alive(oracle) || alive(child)); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK_FALSE(alive(oracle));
+    CHECK_FALSE(alive(child));
+    // The interrupted evaluation is still `running` in the study (not recorded as a failure), so a
+    // resume evaluates it again.
+    const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
+                                                        dpareto::study::StudyDatabase::Access::read_only);
+    CHECK(db.completed().empty());
+    REQUIRE(db.trials().size() == 1);
+    CHECK(db.trials().front().record.status == "running");
+  }
+}
+
+TEST_CASE("explore stops when its first evaluations all fail the same way, and never reports success then") {
+  const auto dir = temp_root.dir("allfail");
+  std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
+  const std::vector<std::string> base{"explore", "--space", "space.json", "--oracle-cmd", "no-such-oracle-program {x}",
+                                      "--budget", "12", "--init", "4", "--seed", "1", "--out", "out"};
+  CHECK(wait_status(spawn(dir, base)) == 1);
+  std::string err = read_text(dir / "stderr.txt");
+  CHECK(err.find("the first 3 evaluations all failed: cannot run 'no-such-oracle-program'") != std::string::npos);
+  const std::string csv = read_text(dir / "out" / "evaluations.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);  // header + 3 rows
+  auto keep = base;
+  keep.push_back("--keep-going");
+  CHECK(wait_status(spawn(dir, keep)) == 1);
+  err = read_text(dir / "stderr.txt");
+  CHECK(err.find("no evaluation succeeded (12 failed") != std::string::npos);
+}
