@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -28,10 +29,23 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
     }
     if (vm.count("config")) {
       const auto path = vm["config"].as<std::string>();
+      // A config is a small regular file: a directory, FIFO or /dev/zero is refused before reading.
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec))
+        throw InputError("--config " + path + ": not a regular file");
+      if (std::filesystem::file_size(path, ec) > (1u << 20)) throw InputError("--config " + path + ": larger than 1 MiB");
       std::ifstream in(path);
       if (!in) throw InputError("--config " + path + ": cannot open file");
-      po::store(po::parse_config_file(in, options), vm);  // command line stored first wins
+      try {
+        po::store(po::parse_config_file(in, options), vm);  // command line stored first wins
+      } catch (const po::error& e) {
+        throw InputError("--config " + path + ": " + e.what());
+      }
     }
+    // A negative --seed would wrap to 2^64 - 1 in an unsigned option: refuse it as written.
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]) == "--seed" && i + 1 < argc && argv[i + 1][0] == '-')
+        throw InputError("--seed " + std::string(argv[i + 1]) + ": expected a non-negative integer");
     po::notify(vm);
   } catch (const po::error& e) {
     throw InputError(std::string(argv[0]) + ": " + e.what() + " (see 'dpareto " + argv[0] + " --help')");

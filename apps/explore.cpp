@@ -130,6 +130,9 @@ int run_explore(int argc, char** argv) {
   }
   const int budget = vm["budget"].as<int>();
   if (budget < 1) throw InputError("--budget must be at least 1, got " + std::to_string(budget));
+  // The explorer keeps every evaluation and refits its GPs on all of them (O(n^3)): beyond 10^5
+  // evaluations a run would never finish, so a typo like 2000000000 is refused up front.
+  if (budget > 100000) throw InputError("--budget " + std::to_string(budget) + " is above 100000 evaluations");
   if (explorer_options.method == bo::Method::dpareto && explorer_options.initial_points > budget)
     throw InputError("--init " + std::to_string(explorer_options.initial_points) + " is larger than --budget " +
                      std::to_string(budget));

@@ -15,17 +15,16 @@ std::map<std::string, Command>& command_table() {
 }  // namespace dpareto::apps
 
 namespace {
-void print_usage() {
-  std::cout << "usage: dpareto COMMAND [options]   (dpareto COMMAND --help for each)\n\ncommands:\n";
+void print_usage(std::ostream& out) {
+  out << "usage: dpareto COMMAND [options]   (dpareto COMMAND --help for each)\n\ncommands:\n";
   for (const auto& [name, command] : dpareto::apps::command_table())
-    std::cout << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ')
-              << command.summary << "\n";
+    out << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << command.summary << "\n";
 }
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
-    print_usage();
+    print_usage(argc < 2 ? std::cerr : std::cout);  // a usage error goes where errors go
     return argc < 2 ? 2 : 0;
   }
   const std::string name = argv[1];

@@ -20,7 +20,10 @@ problems::ProblemOptions problem_options_from(const po::variables_map& vm) {
     for (const auto& item : vm["set"].as<std::vector<std::string>>()) {
       const auto eq = item.find('=');
       if (eq == std::string::npos || eq == 0) throw InputError("--set " + item + ": expected key=value");
-      options[item.substr(0, eq)] = item.substr(eq + 1);
+      const std::string key = item.substr(0, eq);
+      if (options.count(key))
+        throw InputError("--set " + key + " given twice (" + key + "=" + options[key] + " and " + item + ")");
+      options[key] = item.substr(eq + 1);
     }
   }
   const std::pair<const char*, const char*> shortcuts[] = {{"repeats", "repeats"},
@@ -29,7 +32,11 @@ problems::ProblemOptions problem_options_from(const po::variables_map& vm) {
                                                            {"data-dir", "data_dir"},
                                                            {"threads", "threads"}};
   for (const auto& [flag, key] : shortcuts)
-    if (vm.count(flag)) options[key] = vm[flag].as<std::string>();
+    if (vm.count(flag)) {
+      if (options.count(key))
+        throw InputError(std::string("--") + flag + " and --set " + key + " both set problem option '" + key + "'");
+      options[key] = vm[flag].as<std::string>();
+    }
   return options;
 }
 

@@ -73,6 +73,7 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   const int subset = option_int(options, "train_subset", 0);
   const int max_epochs = option_int(options, "max_epochs", mnist ? 400 : 64);
   repeats_ = option_int(options, "repeats", 10);
+  if (repeats_ > 10000) throw InputError("option repeats=" + std::to_string(repeats_) + ": at most 10000");
   threads_ = option_int(options, "threads", default_threads());
   const std::string data_dir = option_string(options, "data_dir", "");
   // Poisson lots by default: at the same target they need far less noise than fixed-size lots under

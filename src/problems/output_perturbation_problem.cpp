@@ -29,6 +29,7 @@ OutputPerturbationProblem::OutputPerturbationProblem(const ProblemOptions& optio
   reject_unknown_options(options, {"train_subset", "repeats", "data_dir", "threads"}, name());
   const int subset = option_int(options, "train_subset", 0);
   repeats_ = option_int(options, "repeats", 10);
+  if (repeats_ > 10000) throw InputError("option repeats=" + std::to_string(repeats_) + ": at most 10000");
   threads_ = option_int(options, "threads", std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
   const std::string data_dir = option_string(options, "data_dir", "");
   if (subset < 0) throw InputError("option train_subset=" + std::to_string(subset) + ": expected >= 0 (0 = all)");

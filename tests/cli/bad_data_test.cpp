@@ -118,3 +118,30 @@ TEST_CASE("a write that fails on a full disk is an error, never 'wrote ...' with
   CHECK(plot.status != 0);
   CHECK(plot.output.find("gnuplot wrote no figure") != std::string::npos);
 }
+
+TEST_CASE("flags and configs that used to be taken silently or wrongly are one-line errors, exit 2") {
+  const auto dir = temp_root.dir("flags");
+  check_one_line_exit_2(run_cli("evaluate --problem synthetic-logreg-sgd --set train_subset=500 --set train_subset=600 "
+                                "--params epochs=1,lot_size=16,learning_rate=0.05,noise_multiplier=1,clip_norm=1"),
+                        "--set train_subset given twice");
+  check_one_line_exit_2(run_cli("explore --problem svt --config " + dir.string() + " --out " + (dir / "o").string()),
+                        "not a regular file");
+  check_one_line_exit_2(run_cli("explore --problem svt --config /dev/zero --out " + (dir / "o").string()),
+                        "--config /dev/zero: not a regular file");
+  std::ofstream(dir / "bad.ini") << "budget = many\n";
+  check_one_line_exit_2(run_cli("explore --problem svt --config " + (dir / "bad.ini").string() + " --out " +
+                                (dir / "o").string()),
+                        "--config " + (dir / "bad.ini").string());
+  check_one_line_exit_2(run_cli("explore --problem svt --seed -1 --out " + (dir / "o").string()),
+                        "--seed -1: expected a non-negative integer");
+  check_one_line_exit_2(run_cli("explore --problem svt --budget 2000000000 --out " + (dir / "o").string()),
+                        "--budget 2000000000 is above 100000");
+  check_one_line_exit_2(run_cli("evaluate --problem synthetic-logreg-sgd --repeats 2000000000 "
+                                "--params epochs=1,lot_size=16,learning_rate=0.05,noise_multiplier=1,clip_norm=1"),
+                        "repeats=2000000000: at most 10000");
+  CHECK_FALSE(fs::exists(dir / "o"));
+  // No subcommand: usage (on stderr) and exit 2.
+  const auto none = run_cli("");
+  CHECK(none.status == 2);
+  CHECK(none.output.find("usage: dpareto COMMAND") != std::string::npos);
+}
