@@ -41,6 +41,9 @@ Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed) co
   for (double u : {e.utility, e.utility_min, e.utility_max})
     if (!std::isfinite(u) || u < 0 || u > 1)
       return fail("invalid utility " + format_number(u) + " from the utility oracle (must be in [0, 1])");
+  if (!(e.utility_min <= e.utility && e.utility <= e.utility_max))
+    return fail("utility " + format_number(e.utility) + " outside its own [utility_min, utility_max] = [" +
+                format_number(e.utility_min) + ", " + format_number(e.utility_max) + "]");
   e.ok = true;
   return e;
 }

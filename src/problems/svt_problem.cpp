@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/svt.hpp"
 #include "dpareto/problems/registry.hpp"
 
@@ -66,9 +67,11 @@ double SvtProblem::privacy(const space::Params& params) const {
 }
 
 UtilityResult SvtProblem::utility(const space::Params& params, std::uint64_t seed) const {
+  // Range-checked before the conversion (1e300 used to come out as "got 0"): the value as given.
+  if (!(params.at(0) >= 1 && params.at(0) <= 1e9))
+    throw InputError("svt: bound=" + format_number(params.at(0)) + " must be in [1, 1e9]");
   const int bound = static_cast<int>(std::lround(params.at(0)));
   const double noise = params.at(1);
-  if (bound < 1) throw InputError("svt: bound must be at least 1, got " + std::to_string(bound));
   if (!(noise > 0)) throw InputError("svt: noise must be positive");
   Rng rng(seed);
   std::vector<int> answers(settings_.queries, 0);

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <sstream>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/core/json_number.hpp"
 
 namespace dpareto::space {
@@ -27,6 +29,11 @@ Space::Space(std::vector<Parameter> parameters) : parameters_(std::move(paramete
   for (const auto& p : parameters_) {
     const std::string where = "parameter '" + p.name + "'";
     if (p.name.empty()) throw InputError("space: a parameter has an empty name");
+    // Names become CSV columns, placeholders and file keys: letters, digits, '_', '-', '.' only.
+    for (char c : p.name)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
+        throw InputError("space: parameter name '" + printable(p.name) +
+                         "' may hold only letters, digits, '_', '-' and '.'");
     if (!seen.insert(p.name).second) throw InputError("space: duplicate " + where);
     if (!std::isfinite(p.low) || !std::isfinite(p.high))
       throw InputError("space: " + where + " has non-finite bounds [" + format_number(p.low) + ", " +
@@ -39,6 +46,10 @@ Space::Space(std::vector<Parameter> parameters) : parameters_(std::move(paramete
                        " is not positive");
     if (p.kind == Kind::integer && (p.low != std::round(p.low) || p.high != std::round(p.high)))
       throw InputError("space: integer " + where + " has non-integer bounds");
+    constexpr double kMaxInteger = 9007199254740992.0;  // 2^53: every integer below is a double
+    if (p.kind == Kind::integer && (std::abs(p.low) > kMaxInteger || std::abs(p.high) > kMaxInteger))
+      throw InputError("space: integer " + where + " has bounds [" + format_number(p.low) + ", " +
+                       format_number(p.high) + "] beyond +-2^53 (9.0e15)");
   }
 }
 

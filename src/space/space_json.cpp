@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/core/json_number.hpp"
 
 namespace dpareto::space {
@@ -78,6 +79,8 @@ Space read_space_json(const std::string& path) {
     document = nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number such as 1e999 that overflows
+    throw InputError(path + ": " + printable(e.what()));
   }
   return space_from_json(document, path);
 }

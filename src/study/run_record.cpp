@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/pareto/dominance.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
@@ -264,7 +265,10 @@ RunData read_run_directory(const std::string& directory) {
     if (f.size() != header.size())
       throw InputError(where + ": " + std::to_string(f.size()) + " fields, expected " + std::to_string(header.size()));
     EvaluationRecord r;
-    r.id = static_cast<int>(parse_double(f[0], where + " (id)"));
+    const double id = parse_double(f[0], where + " (id)");
+    if (!(id >= 1 && id <= 2147483647 && id == std::floor(id)))  // checked before the conversion
+      throw InputError(where + ": id " + printable(f[0]) + " is not a whole number in [1, 2147483647]");
+    r.id = static_cast<int>(id);
     r.phase = f[1];
     r.status = f[2];
     if (r.status != "ok" && r.status != "failed" && r.status != "running")
@@ -273,6 +277,12 @@ RunData read_run_directory(const std::string& directory) {
     double* numbers[] = {&r.epsilon, &r.delta, &r.utility, &r.utility_min, &r.utility_max, &r.seconds};
     for (std::size_t k = 0; k < 6; ++k) *numbers[k] = parse_double(f[3 + np + k], where + " (" + kTrailingColumns[k] + ")");
     r.message = f[3 + np + 6];
+    // An edited or foreign file must not slip impossible values into fronts, plots and pick.
+    if (r.status == "ok" && (!(r.epsilon >= 0) || !(r.utility >= 0 && r.utility <= 1) ||
+                             !(r.utility_min <= r.utility && r.utility <= r.utility_max)))
+      throw InputError(where + ": an ok row needs epsilon >= 0 and 0 <= utility_min <= utility <= utility_max <= 1, "
+                               "got epsilon " + format_number(r.epsilon) + ", utility " + format_number(r.utility) +
+                       " [" + format_number(r.utility_min) + ", " + format_number(r.utility_max) + "]");
     data.records.push_back(std::move(r));
   }
   return data;

@@ -145,3 +145,45 @@ TEST_CASE("flags and configs that used to be taken silently or wrongly are one-l
   CHECK(none.status == 2);
   CHECK(none.output.find("usage: dpareto COMMAND") != std::string::npos);
 }
+
+TEST_CASE("hostile space files, run directories and values: one line naming file and value") {
+  const auto dir = temp_root.dir("hostile");
+  std::ofstream(dir / "overflow.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1e999}]})";
+  const auto overflow = run_cli("explore --space " + (dir / "overflow.json").string() +
+                                " --oracle-cmd 'true {x}' --out " + (dir / "o").string());
+  CHECK(overflow.status == 2);
+  CHECK(overflow.output.find("overflow.json") != std::string::npos);
+  CHECK(overflow.output.find("internal error") == std::string::npos);
+  std::ofstream(dir / "newline.json") << R"({"parameters": [{"name": "x\ny", "kind": "continuous", "low": 0, "high": 1}]})";
+  check_one_line_exit_2(run_cli("explore --space " + (dir / "newline.json").string() + " --oracle-cmd 'true' --out " +
+                                (dir / "o").string()),
+                        "parameter name 'x?y' may hold only letters");
+  std::ofstream(dir / "huge.json") << R"({"parameters": [{"name": "n", "kind": "integer", "low": 1, "high": 1e300}]})";
+  check_one_line_exit_2(run_cli("explore --space " + (dir / "huge.json").string() + " --oracle-cmd 'true {n}' --out " +
+                                (dir / "o").string()),
+                        "beyond +-2^53");
+  const auto svt = run_cli("evaluate --problem svt --params bound=1e300,noise=1");  // warns, then fails naming it
+  CHECK(svt.status != 0);
+  CHECK(svt.output.find("bound=1e+300 must be in [1, 1e9]") != std::string::npos);
+
+  // An edited run directory: utility 7.0, a negative epsilon, an id of 1e300 are refused by pick.
+  REQUIRE(run_cli("explore --problem svt --budget 5 --init 4 --seed 1 --out " + (dir / "run").string()).status == 0);
+  const std::string csv = dpareto::test::read_text(dir / "run" / "evaluations.csv");
+  const auto first_row = csv.find('\n') + 1;
+  const auto second_row = csv.find('\n', first_row) + 1;
+  const std::string header = csv.substr(0, first_row), row = csv.substr(first_row, second_row - first_row);
+  auto with_row = [&](const std::string& edited) {
+    std::ofstream(dir / "run" / "evaluations.csv") << header << edited;
+    return run_cli("pick " + (dir / "run").string() + " --max-epsilon 1000");
+  };
+  auto field = [&](std::string r, int column, const std::string& value) {  // replace a CSV field
+    std::size_t begin = 0;
+    for (int c = 0; c < column; ++c) begin = r.find(',', begin) + 1;
+    const auto end = r.find(',', begin);
+    return r.replace(begin, end - begin, value);
+  };
+  // Columns: id,phase,status,bound,noise,epsilon,delta,utility,utility_min,utility_max,seconds,message
+  check_one_line_exit_2(with_row(field(row, 7, "7.0")), "an ok row needs");
+  check_one_line_exit_2(with_row(field(row, 5, "-1")), "an ok row needs");
+  check_one_line_exit_2(with_row(field(row, 0, "1e300")), "id 1e300 is not a whole number");
+}
