@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/stop_request.hpp"
@@ -84,27 +85,6 @@ std::string excerpt(const std::string& raw) {
   for (char& c : s)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   return "'" + printable(s, 80) + (text.size() > 80 ? "...'" : "'");  // binary junk is never echoed raw
-}
-
-// The deepest nesting of [ and { outside strings: the JSON parser recurses, so an oracle printing
-// '[' * 200000 must be refused before it reaches the parser (it overflowed the stack).
-int json_depth(const std::string& text) {
-  int depth = 0, deepest = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
 }
 
 // The last non-empty line of a text, without its line break.
@@ -374,7 +354,7 @@ ExternalCommandProblem::Output parse_oracle_output(const std::string& text, doub
   nlohmann::json doc;
   const std::string normalized = normalize_python_json(text);
   const auto parse = [](const std::string& candidate) {
-    if (json_depth(candidate) > max_json_depth)
+    if (json_nesting_depth(candidate) > max_json_depth)
       throw InputError("nests deeper than " + std::to_string(max_json_depth) + " levels");
     return nlohmann::json::parse(candidate);
   };

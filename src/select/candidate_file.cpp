@@ -1,9 +1,9 @@
 #include "dpareto/select/candidate_file.hpp"
 
 #include <cmath>
-#include <fstream>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
 
 namespace dpareto::select {
@@ -40,15 +40,7 @@ CandidateFile candidates_from_json(const nlohmann::json& document, const std::st
 }
 
 CandidateFile read_candidate_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the candidates file");
-  nlohmann::json document;
-  try {
-    in >> document;
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
-  }
-  return candidates_from_json(document, path);
+  return candidates_from_json(read_json_file(path, "candidates file"), path);
 }
 
 std::vector<space::Params> candidate_params(const CandidateFile& file, const space::Space& space) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
 
 namespace dpareto::select {
@@ -18,7 +19,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kFormat = "dpareto-ledger 1";
-constexpr std::uintmax_t kMaxLedgerBytes = 64u << 20;  // a ledger is small; refuse absurd files unread
 
 void check_cap(const LedgerCap& cap, const std::string& where) {
   if (!(cap.epsilon > 0) || !std::isfinite(cap.epsilon))
@@ -76,17 +76,10 @@ void parse(const nlohmann::json& j, const std::string& where, LedgerDataset& dat
 }
 
 nlohmann::json read_json(const fs::path& file) {
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) throw InputError("ledger " + file.string() + ": not a regular file");
-  if (fs::file_size(file, ec) > kMaxLedgerBytes)
-    throw InputError("ledger " + file.string() + ": larger than 64 MiB, not a ledger");
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
   try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::exception&) {
-    throw InputError("ledger " + file.string() + ": not valid JSON (corrupt ledger; it was left untouched)");
+    return read_json_file(file, "ledger");
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + " (corrupt ledger; it was left untouched)");
   }
 }
 

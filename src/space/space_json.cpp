@@ -1,11 +1,9 @@
 #include "dpareto/space/space_json.hpp"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "dpareto/core/error.hpp"
-#include "dpareto/core/printable.hpp"
+#include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
 
 namespace dpareto::space {
@@ -69,21 +67,7 @@ Space space_from_json(const nlohmann::json& document, const std::string& source)
   }
 }
 
-Space read_space_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open space file");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
-  } catch (const nlohmann::json::exception& e) {  // e.g. a number such as 1e999 that overflows
-    throw InputError(path + ": " + printable(e.what()));
-  }
-  return space_from_json(document, path);
-}
+Space read_space_json(const std::string& path) { return space_from_json(read_json_file(path, "space file"), path); }
 
 nlohmann::json space_to_json(const Space& space) {
   nlohmann::json list = nlohmann::json::array();

@@ -187,3 +187,15 @@ TEST_CASE("hostile space files, run directories and values: one line naming file
   check_one_line_exit_2(with_row(field(row, 5, "-1")), "an ok row needs");
   check_one_line_exit_2(with_row(field(row, 0, "1e300")), "id 1e300 is not a whole number");
 }
+
+TEST_CASE("a directory, a FIFO-like device or a deep document as a JSON input is one line naming it") {
+  const auto dir = temp_root.dir("jsonfiles");
+  check_one_line_exit_2(run_cli("tune --problem synthetic-logreg-sgd --candidates " + dir.string() +
+                                " --method grid --target-epsilon 1 --delta 1e-5 --out " + (dir / "o").string()),
+                        "the candidates file is not a regular file");
+  std::ofstream(dir / "deep.json") << std::string(100000, '[');
+  check_one_line_exit_2(run_cli("explore --space " + (dir / "deep.json").string() + " --oracle-cmd true --out " +
+                                (dir / "o").string()),
+                        "the space file nests deeper than 64 levels");
+  check_one_line_exit_2(run_cli("ledger show /dev/zero"), "not a regular file");
+}
