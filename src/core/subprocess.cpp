@@ -14,30 +14,86 @@ namespace dpareto {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+// The guardian's record of the command's process group, read by its signal handler.
+volatile sig_atomic_t command_group = 0;
+
+// In the guardian: a stop (SIGTERM from kill_group, SIGHUP as its parent-death signal) kills the
+// command's whole process group, then the guardian ends by the same signal.
+void guardian_stop(int signal) {
+  if (command_group > 0) ::kill(-command_group, SIGKILL);
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+void reset_signals() {
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD}) ::sigaction(s, &default_action, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+}
+
+// The guardian process (async-signal-safe calls only: it was forked from a threaded process).
+// It leads a process group of its own and starts the command in another one; whether dpareto
+// stops it (SIGTERM) or dies (SIGHUP, its parent-death signal, sent even when dpareto is killed by
+// SIGKILL), and whenever the command exits, the command's whole group — the children it left in
+// the background included — is killed. The guardian then ends as the command did.
+[[noreturn]] void run_guardian(char* const* argv, char* const* envp, int null_fd, int out_fd, int err_fd,
+                               int status_write, pid_t parent) {
+  ::setpgid(0, 0);
+  struct sigaction stop {};
+  stop.sa_handler = guardian_stop;
+  sigemptyset(&stop.sa_mask);
+  for (int s : {SIGTERM, SIGHUP, SIGINT}) ::sigaction(s, &stop, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::prctl(PR_SET_PDEATHSIG, SIGHUP);
+  if (::getppid() != parent) ::_exit(127);  // dpareto died before prctl
+  const pid_t command = ::fork();
+  if (command == 0) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // should the guardian itself be SIGKILLed
+    reset_signals();
+    ::dup2(null_fd, 0);
+    ::dup2(out_fd, 1);
+    ::dup2(err_fd, 2);
+    ::execvpe(argv[0], argv, envp);
+    const int e = errno;
+    [[maybe_unused]] const auto n = ::write(status_write, &e, sizeof(e));
+    ::_exit(127);
+  }
+  if (command < 0) {
+    const int e = errno;
+    [[maybe_unused]] const auto n = ::write(status_write, &e, sizeof(e));
+    ::_exit(127);
+  }
+  ::setpgid(command, command);  // from here too, so the group exists before any kill
+  command_group = command;
+  ::close(status_write);
+  int status = 0;
+  while (::waitpid(command, &status, 0) < 0 && errno == EINTR) {
+  }
+  ::kill(-command, SIGKILL);  // what the command left running in the background
+  if (WIFSIGNALED(status)) {
+    ::signal(WTERMSIG(status), SIG_DFL);
+    ::raise(WTERMSIG(status));
+  }
+  ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
+}  // namespace
+
 int start_process(char* const* argv, char* const* envp, int out_fd, int err_fd, pid_t& pid) {
   int status_pipe[2];
   if (::pipe2(status_pipe, O_CLOEXEC) != 0) return errno;
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   const pid_t parent = ::getpid();
   pid = ::fork();
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
-    struct sigaction default_action {};
-    default_action.sa_handler = SIG_DFL;
-    for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD}) ::sigaction(s, &default_action, nullptr);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::dup2(null_fd, 0);
-    ::dup2(out_fd, 1);
-    ::dup2(err_fd, 2);
-    ::execvpe(argv[0], argv, envp);
-    const int e = errno;
-    [[maybe_unused]] const auto n = ::write(status_pipe[1], &e, sizeof(e));
-    ::_exit(127);
-  }
+  if (pid == 0) run_guardian(argv, envp, null_fd, out_fd, err_fd, status_pipe[1], parent);
   const int fork_error = pid < 0 ? errno : 0;
   ::close(status_pipe[1]);
   if (null_fd >= 0) ::close(null_fd);
@@ -45,7 +101,7 @@ int start_process(char* const* argv, char* const* envp, int out_fd, int err_fd, 
     ::close(status_pipe[0]);
     return fork_error;
   }
-  ::setpgid(pid, pid);  // also from the parent, so the group exists before any kill(-pid)
+  ::setpgid(pid, pid);  // also from the parent, so the guardian's group exists before any kill(-pid)
   int exec_error = 0;
   ssize_t n;
   do n = ::read(status_pipe[0], &exec_error, sizeof(exec_error));  // EOF: exec succeeded

@@ -66,7 +66,7 @@ TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes
     write_oracle(dir);
     const pid_t pid = spawn(dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
                                   "--budget", "4", "--init", "2", "--seed", "1", "--study", "s.db", "--out", "out"});
-    for (int i = 0; i < 200 && !fs::exists(dir / "child.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 400 && !fs::exists(dir / "child.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     REQUIRE(fs::exists(dir / "child.pid"));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const pid_t oracle = std::stoi(read_text(dir / "oracle.pid")), child = std::stoi(read_text(dir / "child.pid"));
@@ -77,7 +77,7 @@ TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes
     CHECK(err.find("interrupted by SIG") != std::string::npos);
     CHECK(err.find("resume with the same command") != std::string::npos);
     // The oracle and the child it started in the background are gone.
-    for (int i = 0; i < 100 && (alive(oracle) || alive(child)); ++i)
+    for (int i = 0; i < 250 && (alive(oracle) || alive(child)); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     CHECK_FALSE(alive(oracle));
     CHECK_FALSE(alive(child));
@@ -106,4 +106,21 @@ TEST_CASE("explore stops when its first evaluations all fail the same way, and n
   CHECK(wait_status(spawn(dir, keep)) == 1);
   err = read_text(dir / "stderr.txt");
   CHECK(err.find("no evaluation succeeded (12 failed") != std::string::npos);
+}
+
+TEST_CASE("when dpareto is killed with SIGKILL, the oracle and the children it left in the background die too") {
+  const auto dir = temp_root.dir("sigkill");
+  write_oracle(dir);
+  const pid_t pid = spawn(dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
+                                "--budget", "4", "--init", "2", "--seed", "1", "--study", "s.db", "--out", "out"});
+  for (int i = 0; i < 400 && !fs::exists(dir / "child.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(fs::exists(dir / "child.pid"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const pid_t oracle = std::stoi(read_text(dir / "oracle.pid")), child = std::stoi(read_text(dir / "child.pid"));
+  ::kill(pid, SIGKILL);
+  CHECK(wait_status(pid) == -1);
+  for (int i = 0; i < 250 && (alive(oracle) || alive(child)); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK_FALSE(alive(oracle));
+  CHECK_FALSE(alive(child));
 }
