@@ -26,22 +26,7 @@ const dpareto::test::TempRoot temp_root("dpareto_cli_test_");
 
 using dpareto::test::read_text;
 
-pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::chdir(dir.c_str());
-    const int err = ::open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(out, 1);
-    ::dup2(err, 2);
-    std::vector<char*> argv{const_cast<char*>(DPARETO_CLI)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(DPARETO_CLI, argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
+pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) { return dpareto::test::spawn_cli(dir, args); }
 
 struct Result {
   int status;

@@ -25,22 +25,7 @@ namespace {
 
 const dpareto::test::TempRoot temp_root("dpareto_stop_test_");
 
-pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::chdir(dir.c_str());
-    const int err = ::open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(out, 1);
-    ::dup2(err, 2);
-    std::vector<char*> argv{const_cast<char*>(DPARETO_CLI)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(DPARETO_CLI, argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
+pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) { return dpareto::test::spawn_cli(dir, args); }
 
 int wait_status(pid_t pid) {
   int status = 0;
@@ -57,6 +42,20 @@ void write_oracle(const fs::path& dir) {
   fs::permissions(dir / "slow.sh", fs::perms::owner_all);
 }
 
+// Waits until the oracle of a run in `dir` has started its background child; returns (oracle, child).
+std::pair<pid_t, pid_t> wait_for_oracle(const fs::path& dir) {
+  for (int i = 0; i < 400 && !fs::exists(dir / "child.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(fs::exists(dir / "child.pid"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return {std::stoi(read_text(dir / "oracle.pid")), std::stoi(read_text(dir / "child.pid"))};
+}
+
+// True once neither process is alive (waits up to 5 s).
+bool both_gone(pid_t a, pid_t b) {
+  for (int i = 0; i < 250 && (alive(a) || alive(b)); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  return !alive(a) && !alive(b);
+}
+
 }  // namespace
 
 TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes") {
@@ -66,10 +65,7 @@ TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes
     write_oracle(dir);
     const pid_t pid = spawn(dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
                                   "--budget", "4", "--init", "2", "--seed", "1", "--study", "s.db", "--out", "out"});
-    for (int i = 0; i < 400 && !fs::exists(dir / "child.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    REQUIRE(fs::exists(dir / "child.pid"));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    const pid_t oracle = std::stoi(read_text(dir / "oracle.pid")), child = std::stoi(read_text(dir / "child.pid"));
+    const auto [oracle, child] = wait_for_oracle(dir);
     ::kill(pid, signal);
     CHECK(wait_status(pid) == 128 + signal);
     const std::string err = read_text(dir / "stderr.txt");
@@ -77,10 +73,7 @@ TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes
     CHECK(err.find("interrupted by SIG") != std::string::npos);
     CHECK(err.find("resume with the same command") != std::string::npos);
     // The oracle and the child it started in the background are gone.
-    for (int i = 0; i < 250 && (alive(oracle) || alive(child)); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    CHECK_FALSE(alive(oracle));
-    CHECK_FALSE(alive(child));
+    CHECK(both_gone(oracle, child));
     // The interrupted evaluation is still `running` in the study (not recorded as a failure), so a
     // resume evaluates it again.
     const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
@@ -113,14 +106,8 @@ TEST_CASE("when dpareto is killed with SIGKILL, the oracle and the children it l
   write_oracle(dir);
   const pid_t pid = spawn(dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
                                 "--budget", "4", "--init", "2", "--seed", "1", "--study", "s.db", "--out", "out"});
-  for (int i = 0; i < 400 && !fs::exists(dir / "child.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  REQUIRE(fs::exists(dir / "child.pid"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  const pid_t oracle = std::stoi(read_text(dir / "oracle.pid")), child = std::stoi(read_text(dir / "child.pid"));
+  const auto [oracle, child] = wait_for_oracle(dir);
   ::kill(pid, SIGKILL);
   CHECK(wait_status(pid) == -1);
-  for (int i = 0; i < 250 && (alive(oracle) || alive(child)); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  CHECK_FALSE(alive(oracle));
-  CHECK_FALSE(alive(child));
+  CHECK(both_gone(oracle, child));
 }

@@ -2,6 +2,7 @@
 // Helpers shared by the test suites: a per-process temporary folder removed at exit, running the
 // built CLI (DPARETO_CLI) with its combined output, and reading a file whole.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +53,27 @@ inline CliRun run_cli(const std::string& args) {
   while (std::fgets(buffer.data(), buffer.size(), pipe)) output += buffer.data();
   const int status = ::pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+#endif
+
+#ifdef DPARETO_CLI
+// Starts `dpareto ARGS` in `dir` without waiting (stdout to dir/stdout.txt, stderr to
+// dir/stderr.txt), for tests that signal or kill it; returns its pid.
+inline pid_t spawn_cli(const std::filesystem::path& dir, const std::vector<std::string>& args) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::chdir(dir.c_str()) != 0) ::_exit(126);
+    const int err = ::open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int out = ::open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    std::vector<char*> argv{const_cast<char*>(DPARETO_CLI)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(DPARETO_CLI, argv.data());
+    ::_exit(127);
+  }
+  return pid;
 }
 #endif
 
