@@ -7,7 +7,7 @@
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
-#include "dpareto/study/explorer_proposer.hpp"
+#include "dpareto/explore/problem_evaluator.hpp"
 #include "dpareto/study/study_runner.hpp"
 #include "problem_flags.hpp"
 #include "progress_bar.hpp"
@@ -85,7 +85,7 @@ int run_exact(int argc, char** argv) {
   const auto grid = fine_grid(space, counts);
   const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
   std::vector<study::EvaluationRecord> records(grid.size());
-  const auto evaluate = study::problem_evaluator(*problem);
+  const auto evaluate = explore::problem_evaluator(*problem);
   std::atomic<std::size_t> next{0}, finished{0};
   ProgressBar progress("exact " + problem->name(), static_cast<int>(grid.size()));
   std::vector<std::thread> threads;

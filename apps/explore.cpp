@@ -4,21 +4,21 @@
 // an SQLite database that a later run with the same flags resumes or extends (docs/study.md).
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 
 #include "command.hpp"
+#include "dpareto/bo/acquisition_registry.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/stop_request.hpp"
+#include "dpareto/explore/explore_run.hpp"
+#include "dpareto/explore/run_study.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/gnuplot.hpp"
 #include "dpareto/plot/labelled_run.hpp"
 #include "dpareto/problems/external_command_problem.hpp"
 #include "dpareto/space/space_json.hpp"
-#include "dpareto/study/explorer_proposer.hpp"
-#include "dpareto/study/study_database.hpp"
 #include "problem_flags.hpp"
 #include "progress_bar.hpp"
 
@@ -50,57 +50,28 @@ std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map
                                                             options);
 }
 
-// Stop a run whose first evaluations fail identically: a missing oracle program or a broken
-// script would otherwise spend the whole budget and end as if it had succeeded.
-constexpr std::size_t kSameFailureLimit = 3;
-bool same_failure_from_the_start(const std::vector<study::EvaluationRecord>& records) {
-  if (records.size() < kSameFailureLimit) return false;
-  return std::all_of(records.begin(), records.end(), [&](const study::EvaluationRecord& r) {
-    return !r.ok() && r.message == records.front().message;
-  });
+// --png: a figure format gnuplot can write, checked before a long run, not after it.
+void check_png_flag(const po::variables_map& vm) {
+  if (!vm.count("png")) return;
+  const auto png = vm["png"].as<std::string>();
+  const auto dot = png.rfind('.');
+  const auto extension = dot == std::string::npos ? "" : png.substr(dot);
+  if (extension != ".png" && extension != ".svg" && extension != ".pdf")
+    throw InputError("--png " + png + ": the file name must end in .png, .svg or .pdf");
+  plot::gnuplot_executable();
 }
 
-int run_explore(int argc, char** argv) {
-  po::options_description options("explore options");
-  add_problem_flags(options);
-  options.add_options()("method", po::value<std::string>()->default_value("dpareto"), "dpareto | random | grid")(
-      "acquisition", po::value<std::string>()->default_value("hvpoi"), "hvpoi | ehvi")(
-      "reference-mode", po::value<std::string>()->default_value("fixed"),
-      "fixed (cells from the observed front and --reference) | estimated (GPflowOpt, as DPareto ran it)")(
-      "init", po::value<int>()->default_value(16), "random initial points before BO (k0)")(
-      "budget", po::value<int>()->default_value(64), "total evaluations")(
-      "seed", po::value<std::uint64_t>(), "seed for a reproducible run (default: OS CSPRNG)")(
-      "reference", po::value<std::string>(), "anti-ideal point EPSILON,ERROR (default: the problem's)")(
-      "hv-axis", po::value<std::string>(), "linear | log: epsilon axis of the hypervolume (default: the problem's)")(
-      "log-floor", po::value<double>(), "log axis: epsilon below this counts as this (default: the problem's)")(
-      "grid-points", po::value<int>()->default_value(3), "grid method: points per dimension")(
-      "prior", po::bool_switch(), "draw random/initial points from the problem's Appx. C distributions")(
-      "candidates", po::value<int>()->default_value(1000), "acquisition: size of the dense random stage")(
-      "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
-      "study", po::value<std::string>(), "SQLite study file: created, or resumed/extended when it exists")(
-      "no-retry", po::bool_switch(), "resume: record evaluations a crash left running as failed (default: re-run)")(
-      "keep-going", po::bool_switch(), "run the whole budget even when the first evaluations all fail the same way")(
-      "oracle-cmd", po::value<std::string>(), "external oracle command template, e.g. 'python3 train.py --lr {lr}'")(
-      "space", po::value<std::string>(), "space.json of the external oracle's hyperparameters")(
-      "oracle-timeout", po::value<double>()->default_value(0), "seconds before an oracle run is killed (0: never)")(
-      "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
-      "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
-      "json", po::bool_switch(), "print the final summary as JSON");
-  const auto parsed = parse_command_line("dpareto explore (--problem NAME | --oracle-cmd CMD --space FILE) [--study FILE] [options]", options, argc, argv);
-  if (!parsed) return 0;
-  const auto& vm = *parsed;
-
-  const std::string method = vm["method"].as<std::string>();
-  const std::string problem_name = vm.count("oracle-cmd") ? "external" : vm.count("problem") ? vm["problem"].as<std::string>() : "";
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
-  const auto problem = make_explored_problem(vm, out + "/oracle-logs");
-  const auto spec = problem->default_reference();
-  bo::ExplorerOptions explorer_options;
+// The flags as explore settings, each checked with a one-line error naming it.
+explore::ExploreSettings settings_from(const po::variables_map& vm, const problems::Problem& problem,
+                                       const std::string& out) {
+  const auto spec = problem.default_reference();
+  explore::ExploreSettings settings;
+  bo::ExplorerOptions& explorer_options = settings.explorer;
   explorer_options.method = parse_method(vm["method"].as<std::string>());
   const auto acquisition = vm["acquisition"].as<std::string>();
-  if (acquisition != "hvpoi" && acquisition != "ehvi")
-    throw InputError("--acquisition " + acquisition + ": expected hvpoi or ehvi");
-  explorer_options.acquisition = acquisition == "ehvi" ? bo::AcquisitionKind::ehvi : bo::AcquisitionKind::hvpoi;
+  if (!bo::acquisition_exists(acquisition))
+    throw InputError("--acquisition " + acquisition + ": expected " + bo::acquisition_choices(", ", " or "));
+  explorer_options.acquisition = acquisition;
   const auto reference_mode = vm["reference-mode"].as<std::string>();
   if (reference_mode != "fixed" && reference_mode != "estimated")
     throw InputError("--reference-mode " + reference_mode + ": expected fixed or estimated");
@@ -136,87 +107,78 @@ int run_explore(int argc, char** argv) {
   if (explorer_options.method == bo::Method::dpareto && explorer_options.initial_points > budget)
     throw InputError("--init " + std::to_string(explorer_options.initial_points) + " is larger than --budget " +
                      std::to_string(budget));
+  check_png_flag(vm);
+  settings.budget = budget;
+  settings.workers = vm["workers"].as<int>();
+  if (vm.count("seed")) settings.seed = vm["seed"].as<std::uint64_t>();
+  if (vm.count("study")) settings.study = vm["study"].as<std::string>();
+  settings.retry_interrupted = !vm["no-retry"].as<bool>();
+  settings.keep_going = vm["keep-going"].as<bool>();
+  settings.out = out;
+  settings.problem_options = problem_options_from(vm);
+  return settings;
+}
 
-  if (vm.count("png")) {  // fail before a long run, not after it
-    const auto png = vm["png"].as<std::string>();
-    const auto dot = png.rfind('.');
-    const auto extension = dot == std::string::npos ? "" : png.substr(dot);
-    if (extension != ".png" && extension != ".svg" && extension != ".pdf")
-      throw InputError("--png " + png + ": the file name must end in .png, .svg or .pdf");
-    plot::gnuplot_executable();
-  }
-  const bool seeded = vm.count("seed") > 0;
-  const std::uint64_t seed = seeded ? vm["seed"].as<std::uint64_t>() : os_random_u64();
+int run_explore(int argc, char** argv) {
+  po::options_description options("explore options");
+  add_problem_flags(options);
+  options.add_options()("method", po::value<std::string>()->default_value("dpareto"), "dpareto | random | grid")(
+      "acquisition", po::value<std::string>()->default_value(bo::kDefaultAcquisition),
+      bo::acquisition_choices(" | ", " | ").c_str())(
+      "reference-mode", po::value<std::string>()->default_value("fixed"),
+      "fixed (cells from the observed front and --reference) | estimated (GPflowOpt, as DPareto ran it)")(
+      "init", po::value<int>()->default_value(16), "random initial points before BO (k0)")(
+      "budget", po::value<int>()->default_value(64), "total evaluations")(
+      "seed", po::value<std::uint64_t>(), "seed for a reproducible run (default: OS CSPRNG)")(
+      "reference", po::value<std::string>(), "anti-ideal point EPSILON,ERROR (default: the problem's)")(
+      "hv-axis", po::value<std::string>(), "linear | log: epsilon axis of the hypervolume (default: the problem's)")(
+      "log-floor", po::value<double>(), "log axis: epsilon below this counts as this (default: the problem's)")(
+      "grid-points", po::value<int>()->default_value(3), "grid method: points per dimension")(
+      "prior", po::bool_switch(), "draw random/initial points from the problem's Appx. C distributions")(
+      "candidates", po::value<int>()->default_value(1000), "acquisition: size of the dense random stage")(
+      "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
+      "study", po::value<std::string>(), "SQLite study file: created, or resumed/extended when it exists")(
+      "no-retry", po::bool_switch(), "resume: record evaluations a crash left running as failed (default: re-run)")(
+      "keep-going", po::bool_switch(), "run the whole budget even when the first evaluations all fail the same way")(
+      "oracle-cmd", po::value<std::string>(), "external oracle command template, e.g. 'python3 train.py --lr {lr}'")(
+      "space", po::value<std::string>(), "space.json of the external oracle's hyperparameters")(
+      "oracle-timeout", po::value<double>()->default_value(0), "seconds before an oracle run is killed (0: never)")(
+      "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
+      "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
+      "json", po::bool_switch(), "print the final summary as JSON");
+  const auto parsed = parse_command_line("dpareto explore (--problem NAME | --oracle-cmd CMD --space FILE) [--study FILE] [options]", options, argc, argv);
+  if (!parsed) return 0;
+  const auto& vm = *parsed;
 
-  study::RunInfo info;
-  info.problem = problem->name();
-  info.method = method;
-  info.seed = seed;
-  for (const auto& p : problem->space().parameters()) info.parameter_names.push_back(p.name);
-  info.reference_epsilon = explorer_options.reference[0];
-  info.reference_error = explorer_options.reference[1];
-  info.hv_axis = explorer_options.axis.name();
-  info.log_floor = explorer_options.axis.floor;
-  info.extra = {{"seed_source", seeded ? "user" : "os"},
-                {"acquisition", acquisition},
-                {"reference_mode", reference_mode},
-                {"initial_points", explorer_options.initial_points},
-                {"budget", budget},
-                {"workers", vm["workers"].as<int>()},
-                {"delta", problem->delta()},
-                {"settings", problem->settings()},
-                {"problem_options", problem_options_from(vm)}};
-  // What a resumed study must share with its first run (besides the problem and space).
-  const nlohmann::json config = {{"method", method},
-                                 {"acquisition", acquisition},
-                                 {"reference_mode", reference_mode},
-                                 {"initial_points", explorer_options.initial_points},
-                                 {"initial_from_prior", explorer_options.initial_from_prior},
-                                 {"grid_points", explorer_options.grid_points},
-                                 {"candidates", explorer_options.dense_candidates},
-                                 {"reference", {json_number(info.reference_epsilon), json_number(info.reference_error)}},
-                                 {"hv_axis", info.hv_axis},
-                                 {"log_floor", info.log_floor}};
-  const study::StudyIdentity identity{problem->name(), problem->settings(), space::space_to_json(problem->space())};
-  auto db = vm.count("study")
-                ? study::open_or_create_study(vm["study"].as<std::string>(), identity, info, config, seeded)
-                : study::StudyDatabase::in_memory(identity, info, config);
-  info = db.run_info();  // a resumed study keeps its seed and its seed source
-  info.extra["budget"] = budget;
-  info.extra["workers"] = vm["workers"].as<int>();
-  db.set_run_info(info);
-  if (vm.count("study") && !db.trials().empty())
-    std::cerr << "resuming study " << db.path() << ": " << db.completed().size() << " evaluations completed, "
-              << db.trials().size() - db.completed().size() << " interrupted\n";
-  if (problem->name() == "external") std::filesystem::create_directories(out + "/oracle-logs");
-
-  bo::Explorer explorer(problem->space(), explorer_options, *info.seed);
-  study::ExplorerProposer proposer(explorer);
-  study::StudyRunner runner(db, proposer, study::problem_evaluator(*problem),
-                            {budget, vm["workers"].as<int>(), *info.seed, !vm["no-retry"].as<bool>()});
-  study::RunDirectoryWriter writer(out, info);
-  ProgressBar progress("explore " + info.problem, budget);
+  const std::string method = vm["method"].as<std::string>();
+  const std::string problem_name = vm.count("oracle-cmd") ? "external" : vm.count("problem") ? vm["problem"].as<std::string>() : "";
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
+  const auto problem = make_explored_problem(vm, out + "/oracle-logs");
+  const explore::ExploreSettings settings = settings_from(vm, *problem, out);
+  auto study = explore::open_run_study(*problem, settings);
+  if (!settings.study.empty() && !study->trials().empty())
+    std::cerr << "resuming study " << study->location() << ": " << study->completed().size() << " evaluations completed, "
+              << study->trials().size() - study->completed().size() << " interrupted\n";
+  explore::ExploreRun run(*problem, settings, std::move(study));
+  const auto& info = run.info();
+  ProgressBar progress("explore " + info.problem, settings.budget);
   install_stop_handlers();  // Ctrl-C, SIGTERM, SIGHUP: stop proposing, stop the oracles, keep the study
-  const bool keep_going = vm["keep-going"].as<bool>();
-  const auto outcome = runner.run(
-      [&](const study::EvaluationRecord& record) {
-        writer.add(record);
-        progress.update(static_cast<int>(writer.records().size()),
-                        "HV " + format_number(writer.hv_history().back()));
-      },
-      [&] { return !keep_going && same_failure_from_the_start(writer.records()); });
+  const auto outcome = run.run([&](const study::RunDirectoryWriter& writer) {
+    progress.update(static_cast<int>(writer.records().size()), "HV " + format_number(writer.hv_history().back()));
+  });
   progress.finish();
-  const std::string resume = vm.count("study") ? "resume with the same command (the study " +
-                                                     vm["study"].as<std::string>() + " keeps every evaluation)"
-                                               : "without --study the run cannot be resumed";
+  const auto& writer = run.writer();
+  const std::string resume = !settings.study.empty() ? "resume with the same command (the study " + settings.study +
+                                                           " keeps every evaluation)"
+                                                     : "without --study the run cannot be resumed";
   if (outcome.interrupted_signal) {
     std::cerr << "dpareto explore: interrupted by " << signal_name(outcome.interrupted_signal) << " after "
-              << writer.records().size() << " of " << budget << " evaluations (written to " << out << "); "
+              << writer.records().size() << " of " << settings.budget << " evaluations (written to " << out << "); "
               << resume << "\n";
     return 128 + outcome.interrupted_signal;
   }
   if (outcome.stopped)
-    throw Error("the first " + std::to_string(kSameFailureLimit) + " evaluations all failed: " +
+    throw Error("the first " + std::to_string(explore::kSameFailureLimit) + " evaluations all failed: " +
                 printable(writer.records().back().message) + " — fix the oracle and " + resume +
                 ", or pass --keep-going");
   if (std::none_of(writer.records().begin(), writer.records().end(), [](const auto& r) { return r.ok(); }))
@@ -228,7 +190,7 @@ int run_explore(int argc, char** argv) {
   const auto failed = std::count_if(records.begin(), records.end(), [](const auto& r) { return !r.ok(); });
   const auto front = study::run_front(records);
   const double hv = writer.hv_history().empty() ? 0.0 : writer.hv_history().back();
-  const auto& timings = explorer.timings();
+  const auto& timings = run.proposer().timings();
   if (vm["json"].as<bool>()) {
     nlohmann::json j = {{"out", out},
                         {"evaluations", records.size()},
@@ -244,7 +206,7 @@ int run_explore(int argc, char** argv) {
               << format_number(info.reference_error) << ")\n"
               << "ask() time: GP fit " << timings.gp_fit << " s, acquisition " << timings.acquisition << " s\n"
               << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}"
-              << (vm.count("study") ? " and study " + db.path() : std::string()) << "\n";
+              << (!settings.study.empty() ? " and study " + run.study().location() : std::string()) << "\n";
   }
   return 0;
 }

@@ -6,7 +6,7 @@
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
-#include "dpareto/study/study_database.hpp"
+#include "dpareto/study/storage_registry.hpp"
 
 namespace dpareto::apps {
 namespace {
@@ -18,12 +18,12 @@ int run_export(int argc, char** argv) {
   const auto parsed = parse_command_line("dpareto export STUDY --out DIR", options, argc, argv, {"study"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
-  const auto db = study::StudyDatabase::open(vm["study"].as<std::string>(), study::StudyDatabase::Access::read_only);
+  const auto db = study::open_storage(vm["study"].as<std::string>(), study::StorageAccess::read_only);
   const std::string out = vm["out"].as<std::string>();
-  study::RunDirectoryWriter writer(out, db.run_info());
-  for (const auto& record : db.completed()) writer.add(record);
-  const auto running = db.trials().size() - writer.records().size();
-  std::cout << "exported " << writer.records().size() << " evaluations of " << db.path() << " to " << out
+  study::RunDirectoryWriter writer(out, db->run_info());
+  for (const auto& record : db->completed()) writer.add(record);
+  const auto running = db->trials().size() - writer.records().size();
+  std::cout << "exported " << writer.records().size() << " evaluations of " << db->location() << " to " << out
             << "/{evaluations.csv,front.csv,summary.json}"
             << (running ? " (" + std::to_string(running) + " still running, not exported)" : std::string()) << "\n";
   return 0;

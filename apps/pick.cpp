@@ -1,6 +1,6 @@
 // dpareto pick RUN_DIR (--max-epsilon E | --min-utility U) [--from observed|model]
 //   [--candidates K --out FILE] [--verify] [--json]
-// Chooses an operating point on a run's privacy–utility trade-off (bo/operating_point.hpp).
+// Chooses an operating point on a run's privacy–utility trade-off (explore/pick.hpp).
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -8,14 +8,14 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
-#include "dpareto/bo/operating_point.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/explore/pick.hpp"
 
 namespace dpareto::apps {
 namespace {
 
-nlohmann::json params_json(const bo::OperatingPoint& p, const space::Space* space) {
+nlohmann::json params_json(const explore::OperatingPoint& p, const space::Space* space) {
   nlohmann::json j = nlohmann::json::object();
   for (std::size_t i = 0; i < p.names.size(); ++i) {
     const bool integer = space != nullptr && space->parameter(space->index_of(p.names[i])).kind == space::Kind::integer;
@@ -25,14 +25,14 @@ nlohmann::json params_json(const bo::OperatingPoint& p, const space::Space* spac
   return j;
 }
 
-std::string params_text(const bo::OperatingPoint& p) {
+std::string params_text(const explore::OperatingPoint& p) {
   std::string s;
   for (std::size_t i = 0; i < p.names.size(); ++i)
     s += (i ? ", " : "") + p.names[i] + "=" + format_number(p.params[i]);
   return s;
 }
 
-std::string point_text(const bo::OperatingPoint& p) {
+std::string point_text(const explore::OperatingPoint& p) {
   std::string s = params_text(p) + ": epsilon " + format_number(p.epsilon) + ", utility " + format_number(p.utility);
   if (p.source == "model") s += " ± " + format_number(p.utility_std) + " (predicted)";
   else s += " (evaluation #" + std::to_string(p.record_id) + ", repeats " + format_number(p.utility_min) + "…" +
@@ -60,12 +60,12 @@ int run_pick(int argc, char** argv) {
   const auto& vm = *parsed;
   if (vm.count("max-epsilon") == vm.count("min-utility"))
     throw InputError("pick: give exactly one of --max-epsilon and --min-utility");
-  bo::Target target;
+  explore::Target target;
   if (vm.count("max-epsilon")) {
-    target = {bo::Target::Kind::max_epsilon, vm["max-epsilon"].as<double>()};
+    target = {explore::Target::Kind::max_epsilon, vm["max-epsilon"].as<double>()};
     if (!(target.value >= 0)) throw InputError("--max-epsilon " + format_number(target.value) + ": must be >= 0");
   } else {
-    target = {bo::Target::Kind::min_utility, vm["min-utility"].as<double>()};
+    target = {explore::Target::Kind::min_utility, vm["min-utility"].as<double>()};
     if (!(target.value >= 0 && target.value <= 1))
       throw InputError("--min-utility " + format_number(target.value) + ": must be in [0, 1]");
   }
@@ -81,20 +81,20 @@ int run_pick(int argc, char** argv) {
   const auto run = study::read_run_directory(dir);
   if (run.records.empty()) throw InputError(dir + ": the run has no evaluations");
   // The model is needed for --from model, and serves --candidates and --verify when available.
-  std::optional<bo::RunModel> model;
+  std::optional<explore::RunModel> model;
   std::string model_problem;
   if (from == "model" || verify || k > 0) {
     try {
-      model = bo::rebuild_run_model(run, dir);
+      model = explore::rebuild_run_model(run, dir);
     } catch (const InputError& e) {
       if (from == "model" || verify) throw;
       model_problem = e.what();
     }
   }
   const space::Space* space = model ? &model->problem->space() : nullptr;
-  bo::ModelPickOptions mo;
+  explore::ModelPickOptions mo;
   mo.seed = seed;
-  const bo::PickResult result = from == "model" ? bo::pick_model(*model, target, mo) : bo::pick_observed(run, target);
+  const explore::PickResult result = from == "model" ? explore::pick_model(*model, target, mo) : explore::pick_observed(run, target);
   const auto& p = result.point;
 
   nlohmann::json j = {{"params", params_json(p, space)},
@@ -140,11 +140,11 @@ int run_pick(int argc, char** argv) {
 
   if (k > 0) {
     // The pick, then alternately observed front neighbours and model proposals meeting the target.
-    std::vector<bo::OperatingPoint> neighbours, proposals;
+    std::vector<explore::OperatingPoint> neighbours, proposals;
     if (from == "observed") {
       neighbours = result.alternatives;
       if (model) {
-        const auto modelled = bo::pick_model(*model, target, mo);
+        const auto modelled = explore::pick_model(*model, target, mo);
         if (modelled.reached) {
           proposals.push_back(modelled.point);
           proposals.insert(proposals.end(), modelled.alternatives.begin(), modelled.alternatives.end());
@@ -152,13 +152,13 @@ int run_pick(int argc, char** argv) {
       }
     } else {
       proposals = result.alternatives;
-      const auto observed = bo::pick_observed(run, target);
+      const auto observed = explore::pick_observed(run, target);
       if (observed.reached) {
         neighbours.push_back(observed.point);
         neighbours.insert(neighbours.end(), observed.alternatives.begin(), observed.alternatives.end());
       }
     }
-    std::vector<bo::OperatingPoint> merged{p};
+    std::vector<explore::OperatingPoint> merged{p};
     for (std::size_t i = 0; merged.size() < static_cast<std::size_t>(k) && (i < neighbours.size() || i < proposals.size()); ++i)
       for (const auto* list : {&neighbours, &proposals})
         if (i < list->size() && merged.size() < static_cast<std::size_t>(k)) merged.push_back((*list)[i]);

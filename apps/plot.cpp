@@ -6,10 +6,10 @@
 #include "cli_options.hpp"
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
+#include "dpareto/explore/surrogate_maps.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/hv_figure.hpp"
 #include "dpareto/plot/oracle_figure.hpp"
-#include "dpareto/plot/surrogate_figure.hpp"
 #include "dpareto/plot/variability_figure.hpp"
 
 namespace dpareto::apps {
@@ -57,16 +57,14 @@ int run_plot(int argc, char** argv) {
   } else if (kind == "surrogate") {
     const auto& run = single();
     plot::require_plottable(run);
-    const auto model = bo::rebuild_run_model(run.data, run.directory);
-    plot::SurrogateFigureOptions so;
-    if (vm.count("x")) so.x_parameter = vm["x"].as<std::string>();
-    if (vm.count("y")) so.y_parameter = vm["y"].as<std::string>();
-    so.resolution = vm["resolution"].as<int>();
-    if (so.resolution < 4 || so.resolution > 400)  // never clamped silently
-      throw InputError("--resolution " + std::to_string(so.resolution) + " must be in [4, 400]");
-    so.accuracy = accuracy;
-    so.exact = exact_ptr;
-    script = plot::surrogate_figure(run, model, so);
+    const auto model = explore::rebuild_run_model(run.data, run.directory);
+    explore::SurrogateGrid grid;
+    if (vm.count("x")) grid.x_parameter = vm["x"].as<std::string>();
+    if (vm.count("y")) grid.y_parameter = vm["y"].as<std::string>();
+    grid.resolution = vm["resolution"].as<int>();
+    if (grid.resolution < 4 || grid.resolution > 400)  // never clamped silently
+      throw InputError("--resolution " + std::to_string(grid.resolution) + " must be in [4, 400]");
+    script = plot::surrogate_figure(run, explore::surrogate_maps(run, model, grid), {accuracy, exact_ptr});
   } else if (kind == "oracle") {
     script = plot::oracle_figure(single(), {accuracy});
   } else {

@@ -4,7 +4,7 @@
 #include "cli_options.hpp"
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
-#include "dpareto/plot/report.hpp"
+#include "dpareto/explore/report.hpp"
 
 namespace dpareto::apps {
 namespace {
@@ -34,7 +34,7 @@ int run_report(int argc, char** argv) {
   if (format != "png" && format != "svg" && format != "pdf")
     throw InputError("--format " + format + ": expected png, svg or pdf");
   ro.extension = "." + format;
-  const auto result = plot::write_report(dirs, ro);
+  const auto result = explore::write_report(dirs, ro);
   for (const auto& p : result.problems) std::cerr << "dpareto report: warning: " << p << "\n";
   std::cout << "wrote " << result.markdown << " and " << result.figures.size() << " figure(s) in " << ro.out_dir
             << "\n";

@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "dpareto/bo/explorer.hpp"
+#include "dpareto/bo/make_proposer.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
 #include "dpareto/problems/svt_problem.hpp"
 
@@ -95,12 +95,12 @@ int main(int argc, char** argv) {
       options.initial_points = 16;
       options.reference = kReference;
       options.axis = log_axis();
-      bo::Explorer explorer(oracle.space(), options, static_cast<std::uint64_t>(s + 1));
+      const auto explorer = bo::make_proposer(oracle.space(), options, static_cast<std::uint64_t>(s + 1));
       std::vector<space::Params> chosen;
       for (int n = 1; n <= max_budget; ++n) {
-        const auto suggestion = explorer.ask();
+        const auto suggestion = explorer->ask();
         const auto e = oracle.evaluate(suggestion->params, derive_seed(1000 + s, n));
-        explorer.tell({suggestion->params, e.ok, e.epsilon, e.utility});
+        explorer->tell({suggestion->params, e.ok, e.epsilon, e.utility});
         chosen.push_back(suggestion->params);
         if (std::find(budgets.begin(), budgets.end(), n) != budgets.end()) {
           std::vector<pareto::Point2> rescored;

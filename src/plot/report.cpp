@@ -122,13 +122,13 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
     add("variability", "Variability across repeats", [&] { return variability_figure(spread, {options.accuracy}); });
   for (std::size_t k = 0; k < runs.size(); ++k) {
     const auto& run = runs[k];
-    if (run.data.info.method != "dpareto" || run.data.info.parameter_names.size() < 2) continue;
+    if (!options.surrogate_maps || run.data.info.method != "dpareto" || run.data.info.parameter_names.size() < 2)
+      continue;
     add("surrogate-" + file_safe(fs::path(run.directory).filename().string().empty()
                                      ? std::to_string(k + 1)
                                      : fs::path(run.directory).filename().string()),
         "Surrogates of " + run.label, [&] {
-          const auto model = bo::rebuild_run_model(run.data, run.directory);
-          return surrogate_figure(run, model, {"", "", 40, options.accuracy, exact_ptr});
+          return surrogate_figure(run, options.surrogate_maps(run), {options.accuracy, exact_ptr});
         });
   }
   std::vector<const LabelledRun*> oracles;

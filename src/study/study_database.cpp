@@ -14,6 +14,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/study/storage_registry.hpp"
 
 namespace dpareto::study {
 namespace {
@@ -387,24 +388,6 @@ void StudyDatabase::load() {
     throw InputError(where() + ": corrupt rows: completion numbers are not 1.." + std::to_string(completions_));
 }
 
-std::vector<EvaluationRecord> StudyDatabase::completed() const {
-  std::vector<EvaluationRecord> out(static_cast<std::size_t>(completions_));
-  for (const auto& t : trials_)
-    if (t.record.id > 0) out[static_cast<std::size_t>(t.record.id - 1)] = t.record;
-  return out;
-}
-
-void StudyDatabase::check_identity(const StudyIdentity& given) const {
-  const std::string w = where() + ": refusing to continue: ";
-  if (given.problem != identity_.problem)
-    throw InputError(w + "it was created for problem '" + identity_.problem + "', not '" + given.problem + "'");
-  if (given.space != identity_.space)
-    throw InputError(w + "its space " + identity_.space.dump() + " differs from the given " + given.space.dump());
-  if (given.settings != identity_.settings)
-    throw InputError(w + "its problem settings " + identity_.settings.dump() + " differ from the given " +
-                     given.settings.dump());
-}
-
 int StudyDatabase::begin_trial(const std::string& phase, const std::vector<double>& params, std::uint64_t seed,
                                const nlohmann::json& explorer_state) {
   Trial t;
@@ -487,24 +470,19 @@ void StudyDatabase::set_run_info(const RunInfo& info) {
   info_ = info;
 }
 
-StudyDatabase open_or_create_study(const std::string& path, const StudyIdentity& identity, const RunInfo& info,
-                                   const nlohmann::json& config, bool seed_given) {
-  if (!StudyDatabase::exists(path)) return StudyDatabase::create(path, identity, info, config);
-  auto db = StudyDatabase::open(path, StudyDatabase::Access::read_write);
-  db.check_identity(identity);
-  const std::string refuse = "study " + path + ": refusing to continue: ";
-  for (const auto& [key, value] : db.config().items())
-    if (!config.contains(key) || config.at(key) != value)
-      throw InputError(refuse + "it was run with " + key + "=" + value.dump() + ", not " +
-                       (config.contains(key) ? config.at(key).dump() : "(unset)"));
-  for (const auto& [key, value] : config.items())
-    if (!db.config().contains(key)) throw InputError(refuse + "it has no setting " + key + " (a different version?)");
-  if (seed_given && db.run_info().seed != info.seed)
-    throw InputError(refuse + "it was seeded with " +
-                     (db.run_info().seed ? std::to_string(*db.run_info().seed) : std::string("no seed")) + ", not " +
-                     (info.seed ? std::to_string(*info.seed) : std::string("no seed")) +
-                     " (omit --seed to continue its stream)");
-  return db;
-}
+namespace {
+
+// The default back-end: a study location without a registered scheme is an SQLite file.
+const StorageRegistration sqlite_backend({"", &StudyDatabase::exists,
+                                          [](const std::string& location, const StudyIdentity& identity,
+                                             const RunInfo& info, const nlohmann::json& config) {
+                                            return std::make_unique<StudyDatabase>(
+                                                StudyDatabase::create(location, identity, info, config));
+                                          },
+                                          [](const std::string& location, StorageAccess access) {
+                                            return std::make_unique<StudyDatabase>(StudyDatabase::open(location, access));
+                                          }});
+
+}  // namespace
 
 }  // namespace dpareto::study

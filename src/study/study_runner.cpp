@@ -1,5 +1,6 @@
 #include "dpareto/study/study_runner.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -16,8 +17,8 @@ std::uint64_t evaluation_seed(std::uint64_t run_seed, int issue) {
   return derive_seed(run_seed ^ 0x6576616C75617465ULL, static_cast<std::uint64_t>(issue));
 }
 
-StudyRunner::StudyRunner(StudyDatabase& database, Proposer& proposer, Evaluator evaluator, RunnerSettings settings)
-    : database_(database), proposer_(proposer), evaluator_(std::move(evaluator)), settings_(settings) {
+StudyRunner::StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluator, RunnerSettings settings)
+    : storage_(storage), proposer_(proposer), evaluator_(std::move(evaluator)), settings_(settings) {
   if (settings_.workers < 1)
     throw InputError("--workers must be at least 1, got " + std::to_string(settings_.workers));
 }
@@ -26,15 +27,15 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
                                const std::function<bool()>& should_stop) {
   RunnerOutcome outcome;
   // Replay: completed evaluations are reused as they are.
-  for (const auto& record : database_.completed()) {
+  for (const auto& record : storage_.completed()) {
     proposer_.tell(record);
     on_complete(record);
   }
-  if (!database_.explorer_state().is_null()) proposer_.restore_state(database_.explorer_state());
+  if (!storage_.explorer_state().is_null()) proposer_.restore_state(storage_.explorer_state());
 
   std::deque<int> requeued;
-  for (const auto& t : database_.trials()) {
-    if (t.record.status != "running") continue;
+  for (const auto& t : storage_.trials()) {
+    if (t.record.status != "running" || !storage_.claim_trial(t.trial)) continue;
     if (settings_.retry_interrupted) {
       requeued.push_back(t.trial);
       continue;
@@ -43,7 +44,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
     failed.status = "failed";
     failed.message = "interrupted: the evaluation was running when the previous run stopped (--no-retry)";
     proposer_.tell(failed);
-    on_complete(database_.finish_trial(t.trial, failed, proposer_.state()));
+    on_complete(storage_.finish_trial(t.trial, failed, proposer_.state()));
   }
 
   struct Done {
@@ -67,7 +68,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   } joiner{threads};
 
   auto start = [&](int trial) {
-    const Trial& t = database_.trials().at(static_cast<std::size_t>(trial));
+    const Trial& t = storage_.trials().at(static_cast<std::size_t>(trial));
     running[trial] = t.record.params;
     threads[trial] = std::thread([this, &mutex, &finished, &done, trial, params = t.record.params, seed = t.record.seed] {
       EvaluationRecord result;
@@ -86,7 +87,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
     });
   };
 
-  int completed = static_cast<int>(database_.completed().size());
+  int completed = static_cast<int>(storage_.completed().size());
   bool exhausted = false;
   const auto stopping = [&] {
     if (const int signal = stop_signal()) outcome.interrupted_signal = signal;
@@ -98,7 +99,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
       if (!requeued.empty()) {
         const int trial = requeued.front();
         requeued.pop_front();
-        database_.restart_trial(trial);
+        storage_.restart_trial(trial);
         start(trial);
         continue;
       }
@@ -110,15 +111,19 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
         exhausted = true;
         break;
       }
-      const int issue = static_cast<int>(database_.trials().size()) + 1;
-      start(database_.begin_trial(proposal->phase, proposal->params, evaluation_seed(settings_.seed, issue),
+      const int issue = static_cast<int>(storage_.trials().size()) + 1;
+      start(storage_.begin_trial(proposal->phase, proposal->params, evaluation_seed(settings_.seed, issue),
                                   proposer_.state()));
     }
     if (running.empty()) break;
     std::deque<Done> arrived;
     {
       std::unique_lock<std::mutex> lock(mutex);
-      finished.wait(lock, [&] { return !done.empty(); });
+      while (!finished.wait_for(lock, std::chrono::seconds(kHeartbeatSeconds), [&] { return !done.empty(); })) {
+        lock.unlock();  // `running` changes on this thread only
+        for (const auto& [trial, params] : running) storage_.heartbeat(trial);
+        lock.lock();
+      }
       arrived.swap(done);
     }
     for (auto& d : arrived) {
@@ -129,13 +134,13 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
         outcome.interrupted_signal = d.interrupted;
         continue;
       }
-      const Trial& t = database_.trials().at(static_cast<std::size_t>(d.trial));
+      const Trial& t = storage_.trials().at(static_cast<std::size_t>(d.trial));
       EvaluationRecord record = d.result;
       record.phase = t.record.phase;
       record.params = t.record.params;
       record.seed = t.record.seed;
       proposer_.tell(record);
-      on_complete(database_.finish_trial(d.trial, record, proposer_.state()));
+      on_complete(storage_.finish_trial(d.trial, record, proposer_.state()));
       ++completed;
       if (should_stop && should_stop()) outcome.stopped = true;
     }

@@ -3,7 +3,11 @@
 #include <cmath>
 #include <random>
 
-#include "dpareto/bo/acquisition.hpp"
+#include "dpareto/bo/acquisition_registry.hpp"
+#include "dpareto/bo/ehvi.hpp"
+#include "dpareto/bo/hvpoi.hpp"
+#include "dpareto/bo/improvement_region.hpp"
+#include "dpareto/core/error.hpp"
 #include "dpareto/gp/output_transform.hpp"
 #include "dpareto/pareto/cells.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
@@ -99,10 +103,29 @@ TEST_CASE("HVPoI is zero where the predicted mean is dominated and positive wher
   std::vector<pareto::Point2> mapped;
   for (const auto& p : front) mapped.push_back(axis.map(p));
   const auto cells = pareto::nondominated_cells(mapped, axis.map({1000, 1}));
-  const auto gp_cells = bo::cells_to_gp_space(cells, axis);
+  const bo::ImprovementRegion region{cells, bo::cells_to_gp_space(cells, axis), axis, false};
   const bo::GpPrediction dominated{std::log(2.0), 0.3, gp::forward(gp::Transform::logit, 0.6), 0.3};
   const bo::GpPrediction better{std::log(0.5), 0.3, gp::forward(gp::Transform::logit, 0.75), 0.3};
-  CHECK(bo::acquisition_value(bo::AcquisitionKind::hvpoi, cells, gp_cells, axis, dominated) == 0.0);
-  CHECK(bo::acquisition_value(bo::AcquisitionKind::hvpoi, cells, gp_cells, axis, better) > 0.0);
-  CHECK(bo::acquisition_value(bo::AcquisitionKind::ehvi, cells, gp_cells, axis, dominated) > 0.0);
+  const auto hvpoi = bo::make_acquisition("hvpoi");
+  const auto ehvi = bo::make_acquisition("ehvi");
+  CHECK(hvpoi->value(region, dominated) == 0.0);
+  CHECK_FALSE(hvpoi->may_improve(region, dominated.mean_log_epsilon, dominated.mean_logit_utility));
+  CHECK(hvpoi->value(region, better) > 0.0);
+  CHECK(hvpoi->may_improve(region, better.mean_log_epsilon, better.mean_logit_utility));
+  CHECK(ehvi->value(region, dominated) > 0.0);
+  CHECK(ehvi->may_improve(region, dominated.mean_log_epsilon, dominated.mean_logit_utility));
+}
+
+TEST_CASE("acquisitions are registered by name; an unknown name lists the known ones") {
+  // The default first, then alphabetically (this binary also registers a test acquisition).
+  const auto names = bo::acquisition_names();
+  REQUIRE(names.size() >= 2);
+  CHECK(names[0] == "hvpoi");
+  CHECK(names[1] == "ehvi");
+  CHECK(bo::acquisition_choices(", ", " or ").rfind("hvpoi, ehvi", 0) == 0);
+  CHECK(bo::make_acquisition("ehvi")->label() == "EHVI");
+  CHECK(bo::make_acquisition("hvpoi")->name() == "hvpoi");
+  CHECK_FALSE(bo::acquisition_exists("pi"));
+  CHECK_THROWS_WITH_AS(bo::make_acquisition("pi"), doctest::Contains("unknown acquisition 'pi' (known: hvpoi, ehvi"),
+                       InputError);
 }

@@ -13,6 +13,7 @@
 #include "../support/test_support.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
+#include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_database.hpp"
 #include "dpareto/study/study_runner.hpp"
 
@@ -290,10 +291,10 @@ TEST_CASE("open_or_create_study: a resume must keep the configuration and the se
   const auto path = (dir / "s.db").string();
   const nlohmann::json config = {{"method", "random"}, {"initial_points", 8}};
   { auto created = open_or_create_study(path, identity(), info(), config, true); }
-  CHECK(open_or_create_study(path, identity(), info(), config, true).run_info().seed == info().seed);
+  CHECK(open_or_create_study(path, identity(), info(), config, true)->run_info().seed == info().seed);
   auto unseeded = info();
   unseeded.seed = 99;  // what a run without --seed would draw; the stored seed wins
-  CHECK(open_or_create_study(path, identity(), unseeded, config, false).run_info().seed == info().seed);
+  CHECK(open_or_create_study(path, identity(), unseeded, config, false)->run_info().seed == info().seed);
   CHECK_THROWS_WITH_AS(open_or_create_study(path, identity(), unseeded, config, true),
                        doctest::Contains("seeded with 7, not 99"), InputError);
   CHECK_THROWS_WITH_AS(open_or_create_study(path, identity(), info(), {{"method", "grid"}, {"initial_points", 8}}, true),

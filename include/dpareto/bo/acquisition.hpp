@@ -1,12 +1,11 @@
 #pragma once
-// Multi-objective acquisitions on the cell decomposition (DESIGN.md §3.2; Couckuyt et al. 2014).
-// Geometry: cells and HVI live on the hypervolume axes (epsilon on a linear or clipped log10 axis,
-// error linear). The GPs live in transformed space (log epsilon, logit utility); every cell bound
-// is mapped through those monotone transforms before Φ is evaluated, which is exact.
-#include <vector>
+// A multi-objective acquisition (Couckuyt et al. 2014; DESIGN.md §3.2): the value of a Gaussian
+// prediction of both objectives against the improvement region. Each acquisition is one file that
+// registers itself by name (hvpoi.cpp, ehvi.cpp; acquisition_registry.hpp).
+#include <string>
 
-#include "dpareto/pareto/cells.hpp"
-#include "dpareto/pareto/objective_axis.hpp"
+#include "dpareto/bo/improvement_region.hpp"
+#include "dpareto/pareto/point.hpp"
 
 namespace dpareto::bo {
 
@@ -16,28 +15,23 @@ struct GpPrediction {
   double mean_logit_utility, sd_logit_utility;
 };
 
-enum class AcquisitionKind { hvpoi, ehvi };
+// The prediction as "smaller is better" coordinates of GP space: mean (log ε, −logit u) and its sd
+// (floored at 1e-12, so that a noiseless GP still gives a proper normal).
+pareto::Point2 gp_space_mean(const GpPrediction& p);
+pareto::Point2 gp_space_sd(const GpPrediction& p);
 
-// Raw formulas in one common space (prediction and cells in the same coordinates):
-//   PoI  = Σ_i [Φ((a_{i+1}−μ₁)/s₁) − Φ((a_i−μ₁)/s₁)] Φ((b_i−μ₂)/s₂)
-//   EHVI = Σ_i [ψ₁(a_{i+1}) − ψ₁(a_i)] ψ₂(b_i),  ψ_d(t) = (t−μ_d)Φ(z) + s_d φ(z)
-double probability_of_improvement(const std::vector<pareto::Cell>& cells, const pareto::Point2& mean,
-                                  const pareto::Point2& sd);
-double expected_hypervolume_improvement(const std::vector<pareto::Cell>& cells,
-                                        const pareto::Point2& mean, const pareto::Point2& sd);
-// HVI of a point m on the cells: Σ_i 1[a_{i+1} > m₁ ∧ b_i > m₂] (a_{i+1} − max(a_i, m₁))(b_i − m₂).
-double hypervolume_improvement(const std::vector<pareto::Cell>& cells, const pareto::Point2& m);
-
-// Maps geometry-space cells (epsilon axis, error) to GP space (log epsilon, −logit utility) so that
-// both coordinates stay "smaller is better": the second coordinate is −logit(1 − error).
-std::vector<pareto::Cell> cells_to_gp_space(const std::vector<pareto::Cell>& cells,
-                                            const pareto::EpsilonAxis& axis);
-
-// The acquisition value at one prediction. `geometry_cells` are on the hypervolume axes.
-// HVPoI = HVI(back-transformed mean, mapped to the axes) × PoI (cells mapped to GP space).
-// EHVI is computed in GP space (cells mapped, hypervolume measured in log ε × −logit u).
-double acquisition_value(AcquisitionKind kind, const std::vector<pareto::Cell>& geometry_cells,
-                         const std::vector<pareto::Cell>& gp_cells, const pareto::EpsilonAxis& axis,
-                         const GpPrediction& prediction);
+class Acquisition {
+ public:
+  virtual ~Acquisition() = default;
+  virtual std::string name() const = 0;   // as registered: "hvpoi"
+  virtual std::string label() const = 0;  // in figures: "HVPoI"
+  virtual double value(const ImprovementRegion& region, const GpPrediction& prediction) const = 0;
+  // False when the value is 0 wherever the predictive mean is this one, whatever the variances: a
+  // cheap screen (means only) before predictive variances are computed.
+  virtual bool may_improve(const ImprovementRegion& /*region*/, double /*mean_log_epsilon*/,
+                           double /*mean_logit_utility*/) const {
+    return true;
+  }
+};
 
 }  // namespace dpareto::bo

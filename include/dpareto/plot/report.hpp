@@ -2,10 +2,12 @@
 // `dpareto report`: every applicable figure of one or more runs plus a report.md that embeds them
 // and tables each run's front. A run that cannot be read or drawn gives a figure stating why
 // instead of stopping the report.
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "dpareto/plot/gnuplot.hpp"
+#include "dpareto/plot/surrogate_figure.hpp"
 
 namespace dpareto::plot {
 
@@ -16,6 +18,9 @@ struct ReportOptions {
   bool accuracy = false;
   bool keep_scripts = false;
   std::string extension = ".png";
+  // The surrogate maps of a DPareto run (explore::write_report supplies them from the rebuilt
+  // run); unset: the report has no surrogate figures.
+  std::function<SurrogateMaps(const LabelledRun&)> surrogate_maps;
 };
 
 struct ReportResult {

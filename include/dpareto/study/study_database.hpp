@@ -1,6 +1,7 @@
 #pragma once
-// A study: the durable record of an exploration in one SQLite database (WAL mode), so that a
-// crash, a reboot or a killed job never loses an evaluation.
+// The SQLite study::Storage: the durable record of an exploration in one SQLite database (WAL mode),
+// so that a crash, a reboot or a killed job never loses an evaluation. It is the default back-end
+// (storage_registry.hpp): a study location without a registered scheme is an SQLite file.
 //
 // Tables:
 //   study_meta(key TEXT PRIMARY KEY, value TEXT)  format, version, identity (problem, settings,
@@ -21,29 +22,16 @@
 #include <string>
 #include <vector>
 
-#include "dpareto/study/run_record.hpp"
+#include "dpareto/study/storage.hpp"
 
 struct sqlite3;
 
 namespace dpareto::study {
 
-// What makes two runs the same study: a study opened with a different identity is refused.
-struct StudyIdentity {
-  std::string problem;
-  nlohmann::json settings = nlohmann::json::object();  // the problem's settings
-  nlohmann::json space;                                 // space_to_json of the space
-};
-
-// One row of the evaluations table.
-struct Trial {
-  int trial = 0;                 // proposal order, 0-based
-  EvaluationRecord record;       // record.id = completion order (0 while running)
-  double started_at = 0, finished_at = 0;
-};
-
-class StudyDatabase {
+// A trial is one row of the evaluations table.
+class StudyDatabase : public Storage {
  public:
-  enum class Access { read_only, read_write };
+  using Access = StorageAccess;
 
   // Creates a new study at `path` (which must not exist, or be an empty file).
   static StudyDatabase create(const std::string& path, const StudyIdentity& identity, const RunInfo& info,
@@ -59,35 +47,27 @@ class StudyDatabase {
   StudyDatabase(StudyDatabase&& other) noexcept;
   StudyDatabase& operator=(StudyDatabase&& other) = delete;
   StudyDatabase(const StudyDatabase&) = delete;
-  ~StudyDatabase();
+  ~StudyDatabase() override;
 
   const std::string& path() const { return path_; }
-  const StudyIdentity& identity() const { return identity_; }
-  const RunInfo& run_info() const { return info_; }
-  const nlohmann::json& config() const { return config_; }
-  // The explorer's state as last saved (null before the first ask).
-  const nlohmann::json& explorer_state() const { return explorer_state_; }
-  // All rows in proposal order, as validated at open and updated since.
-  const std::vector<Trial>& trials() const { return trials_; }
-  // Completed (ok or failed) records in completion order.
-  std::vector<EvaluationRecord> completed() const;
-
-  // Throws InputError naming the file and the first difference when `identity` differs.
-  void check_identity(const StudyIdentity& identity) const;
+  const std::string& location() const override { return path_; }
+  const StudyIdentity& identity() const override { return identity_; }
+  const RunInfo& run_info() const override { return info_; }
+  const nlohmann::json& config() const override { return config_; }
+  const nlohmann::json& explorer_state() const override { return explorer_state_; }
+  const std::vector<Trial>& trials() const override { return trials_; }
 
   // State changes, each in its own transaction.
-  // A new running evaluation (and the explorer state after the ask that proposed it).
   int begin_trial(const std::string& phase, const std::vector<double>& params, std::uint64_t seed,
-                  const nlohmann::json& explorer_state);
-  // A running evaluation restarted after a crash.
-  void restart_trial(int trial);
-  // Completes a running evaluation: `result` carries status ok|failed and the measurements; the
-  // completion id is assigned here and returned in the stored record.
+                  const nlohmann::json& explorer_state) override;
+  void restart_trial(int trial) override;
   const EvaluationRecord& finish_trial(int trial, const EvaluationRecord& result,
-                                       const nlohmann::json& explorer_state);
-  void set_explorer_state(const nlohmann::json& state);
-  // Updates the run information (a resumed run's budget and workers, for summary.json exports).
-  void set_run_info(const RunInfo& info);
+                                       const nlohmann::json& explorer_state) override;
+  void set_explorer_state(const nlohmann::json& state) override;
+  void set_run_info(const RunInfo& info) override;
+  // One writer holds the file's lock: every claim is granted, no heartbeat is kept.
+  bool claim_trial(int) override { return true; }
+  void heartbeat(int) override {}
 
  private:
   StudyDatabase(std::string path, sqlite3* db, int lock_fd);
@@ -107,13 +87,6 @@ class StudyDatabase {
   std::vector<Trial> trials_;
   int completions_ = 0;
 };
-
-// `dpareto explore --study FILE`: creates the study when FILE does not exist; otherwise opens it
-// for writing and refuses (InputError naming the file and the difference) a different identity, a
-// different explorer configuration, or a seed that differs from the stored one (`seed_given`: the
-// user passed --seed). The run seed to use is the returned study's run_info().seed.
-StudyDatabase open_or_create_study(const std::string& path, const StudyIdentity& identity, const RunInfo& info,
-                                   const nlohmann::json& config, bool seed_given);
 
 // Plain JSON forms of RunInfo, as stored in the study.
 nlohmann::json run_info_to_json(const RunInfo& info);

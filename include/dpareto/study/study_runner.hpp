@@ -1,6 +1,6 @@
 #pragma once
 // The evaluation loop of a study: propose, evaluate on up to `workers` threads at once, record every
-// state change in the study database as it happens, and resume a study left by a crash.
+// state change in the study's storage as it happens, and resume a study left by a crash.
 //
 // Resume: the completed evaluations are told to the proposer in completion order (never re-run),
 // its saved state (ask counter, GP warm start) is restored, and evaluations left `running` are
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "dpareto/study/study_database.hpp"
+#include "dpareto/study/storage.hpp"
 
 namespace dpareto::study {
 
@@ -22,7 +22,7 @@ struct Proposal {
   std::string phase;  // init | bo | random | grid
 };
 
-// The optimizer seen from a study (bo::Explorer behind study::ExplorerProposer).
+// The optimizer seen from a study (bo::Explorer behind explore::ExplorerProposer).
 class Proposer {
  public:
   virtual ~Proposer() = default;
@@ -56,18 +56,21 @@ struct RunnerOutcome {
 
 class StudyRunner {
  public:
-  StudyRunner(StudyDatabase& database, Proposer& proposer, Evaluator evaluator, RunnerSettings settings);
+  static constexpr int kHeartbeatSeconds = 10;
+  StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluator, RunnerSettings settings);
   // Replays the stored evaluations (each passed to `on_complete`, in completion order), then runs
   // until the study holds `budget` completed evaluations or the proposer has nothing left.
   // `on_complete` sees each new record on the calling thread after it is committed.
   // It proposes nothing more once a stop signal arrives or `should_stop()` (asked after each
   // completed evaluation) is true, and waits for the evaluations running then. An evaluation that
   // throws Interrupted is not recorded: it stays `running` in the study, and a resume runs it again.
+  // A trial left running is evaluated again only when the storage grants this process its claim;
+  // while evaluations run, the storage receives a heartbeat for each every kHeartbeatSeconds.
   RunnerOutcome run(const std::function<void(const EvaluationRecord&)>& on_complete,
                     const std::function<bool()>& should_stop = {});
 
  private:
-  StudyDatabase& database_;
+  Storage& storage_;
   Proposer& proposer_;
   Evaluator evaluator_;
   RunnerSettings settings_;

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "dpareto/bo/operating_point.hpp"
+#include "../plot/run_fixtures.hpp"
 #include "dpareto/core/error.hpp"
+#include "dpareto/explore/pick.hpp"
 #include "dpareto/problems/registry.hpp"
-#include "run_fixtures.hpp"
 
 using namespace dpareto;
 
@@ -84,7 +84,7 @@ int run_cli(const std::string& args, std::string& out, std::string& err) {
 
 TEST_CASE("pick observed: best front point under a privacy or utility target") {
   const auto run = study::read_run_directory(tradeoff_run());
-  const auto picked = bo::pick_observed(run, {bo::Target::Kind::max_epsilon, 5.6});
+  const auto picked = explore::pick_observed(run, {explore::Target::Kind::max_epsilon, 5.6});
   REQUIRE(picked.reached);
   CHECK(picked.point.params[0] == doctest::Approx(0.5));
   CHECK(picked.point.params[1] == doctest::Approx(0));
@@ -92,12 +92,12 @@ TEST_CASE("pick observed: best front point under a privacy or utility target") {
   CHECK(picked.point.utility == doctest::Approx(0.5));
   CHECK(picked.point.source == "observed");
 
-  const auto private_pick = bo::pick_observed(run, {bo::Target::Kind::min_utility, 0.55});
+  const auto private_pick = explore::pick_observed(run, {explore::Target::Kind::min_utility, 0.55});
   REQUIRE(private_pick.reached);
   CHECK(private_pick.point.params[0] == doctest::Approx(4.0 / 6));  // a = 0.5833 rounds up to the grid's 2/3
   CHECK(private_pick.point.epsilon == doctest::Approx(7));
 
-  const auto unreachable = bo::pick_observed(run, {bo::Target::Kind::max_epsilon, 0.5});
+  const auto unreachable = explore::pick_observed(run, {explore::Target::Kind::max_epsilon, 0.5});
   CHECK_FALSE(unreachable.reached);
   CHECK(unreachable.point.epsilon == doctest::Approx(1));  // the most private point
 }
@@ -118,7 +118,7 @@ TEST_CASE("pick observed: ties in utility go to the more private point") {
     r.utility = r.utility_min = r.utility_max = u;
     writer.add(r);
   }
-  const auto picked = bo::pick_observed(study::read_run_directory(dir), {bo::Target::Kind::max_epsilon, 5});
+  const auto picked = explore::pick_observed(study::read_run_directory(dir), {explore::Target::Kind::max_epsilon, 5});
   REQUIRE(picked.reached);
   CHECK(picked.point.epsilon == doctest::Approx(2));
   CHECK(picked.point.record_id == 2);
@@ -127,9 +127,9 @@ TEST_CASE("pick observed: ties in utility go to the more private point") {
 TEST_CASE("pick model: finds the closed-form optimum among unevaluated settings") {
   const std::string dir = tradeoff_run();
   const auto run = study::read_run_directory(dir);
-  const auto model = bo::rebuild_run_model(run, dir);
+  const auto model = explore::rebuild_run_model(run, dir);
   for (const double E : {3.0, 6.2, 8.5}) {
-    const auto picked = bo::pick_model(model, {bo::Target::Kind::max_epsilon, E});
+    const auto picked = explore::pick_model(model, {explore::Target::Kind::max_epsilon, E});
     REQUIRE(picked.reached);
     CHECK(picked.point.source == "model");
     CHECK(picked.point.epsilon <= E);
@@ -139,15 +139,15 @@ TEST_CASE("pick model: finds the closed-form optimum among unevaluated settings"
     CHECK(picked.point.utility_std >= 0);
     CHECK(picked.point.utility_std < 0.05);
   }
-  const auto private_pick = bo::pick_model(model, {bo::Target::Kind::min_utility, 0.55});
+  const auto private_pick = explore::pick_model(model, {explore::Target::Kind::min_utility, 0.55});
   REQUIRE(private_pick.reached);
   CHECK(private_pick.point.epsilon == doctest::Approx(1 + 9 * (0.35 / 0.6)).epsilon(0.03));
   CHECK(private_pick.point.utility >= 0.55);
 
-  const auto unreachable = bo::pick_model(model, {bo::Target::Kind::max_epsilon, 0.5});
+  const auto unreachable = explore::pick_model(model, {explore::Target::Kind::max_epsilon, 0.5});
   CHECK_FALSE(unreachable.reached);
   CHECK(unreachable.point.epsilon == doctest::Approx(1).epsilon(0.01));
-  CHECK_FALSE(bo::pick_model(model, {bo::Target::Kind::min_utility, 0.95}).reached);
+  CHECK_FALSE(explore::pick_model(model, {explore::Target::Kind::min_utility, 0.95}).reached);
 }
 
 TEST_CASE("dpareto pick CLI: JSON keys, unreachable target, candidate file") {

@@ -5,32 +5,15 @@
 //              surrogates (the open problem named in DPareto Sec. 5). The privacy oracle is exact
 //              and cheap, so it is the constraint itself; the utility GP's mean is optimized
 //              (NLopt, penalized, several starts).
-// Also the rebuilt surrogates of a finished run, which the `surrogate` figure draws.
 #include <cstdint>
-#include <memory>
-#include <optional>
+#include <limits>
 #include <string>
 #include <vector>
 
-#include "dpareto/bo/explorer.hpp"
-#include "dpareto/problems/problem.hpp"
+#include "dpareto/explore/run_model.hpp"
 #include "dpareto/study/run_record.hpp"
 
-namespace dpareto::bo {
-
-// A finished run's problem (rebuilt from summary.json "problem" and "problem_options", the options
-// the run was started with) and an explorer over its space told every record, surrogates fitted.
-struct RunModel {
-  std::unique_ptr<problems::Problem> problem;
-  std::unique_ptr<Explorer> explorer;
-  // The record's parameter values in the space's order.
-  space::Params params_of(const study::EvaluationRecord& record) const;
-  std::vector<std::size_t> record_column;  // space index -> index into record.params
-};
-
-// Throws InputError naming the directory when the problem cannot be rebuilt, a space parameter is
-// missing from the run, or fewer than 2 evaluations are ok.
-RunModel rebuild_run_model(const study::RunData& run, const std::string& directory);
+namespace dpareto::explore {
 
 // The target: ε ≤ value (max_epsilon) or utility ≥ value (min_utility).
 struct Target {
@@ -44,12 +27,12 @@ struct OperatingPoint {
   std::vector<std::string> names;  // parameter names, in the order of `params`
   space::Params params;
   double epsilon = 0;
-  double utility = 0;        // observed: measured mean; model: predicted (median of the GP, sigmoid of the logit mean)
+  double utility = 0;  // observed: measured mean; model: predicted (median of the GP, sigmoid of the logit mean)
   double utility_std = std::numeric_limits<double>::quiet_NaN();  // model only: predictive sd in utility units
   double utility_min = std::numeric_limits<double>::quiet_NaN();  // observed only: worst repeat
   double utility_max = std::numeric_limits<double>::quiet_NaN();  // observed only: best repeat
-  std::string source;        // "observed" | "model"
-  int record_id = 0;         // observed: the evaluation's id
+  std::string source;                                             // "observed" | "model"
+  int record_id = 0;                                              // observed: the evaluation's id
 };
 
 struct PickResult {
@@ -76,7 +59,4 @@ struct ModelPickOptions {
 // median sigmoid(μ) with utility_std the sd of sigmoid(μ + σZ) (Gauss–Hermite quadrature).
 PickResult pick_model(const RunModel& model, const Target& target, const ModelPickOptions& options = {});
 
-// Predicted utility (median) and its sd in utility units at a setting, from the utility GP.
-std::pair<double, double> predicted_utility(const Explorer& explorer, const space::Params& params);
-
-}  // namespace dpareto::bo
+}  // namespace dpareto::explore

@@ -1,0 +1,40 @@
+#pragma once
+// How an exploration runs: the method (the DPareto loop or a baseline), the acquisition and the
+// geometry it measures improvement in, and the budgets of its inner steps.
+#include <string>
+
+#include "dpareto/bo/acquisition_registry.hpp"
+#include "dpareto/pareto/objective_axis.hpp"
+#include "dpareto/pareto/point.hpp"
+#include "dpareto/space/space.hpp"
+
+namespace dpareto::bo {
+
+enum class Method { dpareto, random, grid };
+enum class ReferenceMode { fixed, estimated };
+// The names the CLI, summary.json and the study use: dpareto | random | grid; fixed | estimated.
+std::string method_name(Method method);
+std::string reference_mode_name(ReferenceMode mode);
+
+struct ExplorerOptions {
+  Method method = Method::dpareto;
+  std::string acquisition = kDefaultAcquisition;  // a registered acquisition (acquisition_registry.hpp)
+  ReferenceMode reference_mode = ReferenceMode::fixed;
+  int initial_points = 16;          // k0 random points before BO
+  bool initial_from_prior = false;  // draw initial/random points from Appx. C priors
+  pareto::Point2 reference{10, 1};  // (epsilon, error)
+  pareto::EpsilonAxis axis{};
+  int grid_points = 3;          // grid baseline: points per dimension
+  int dense_candidates = 1000;  // acquisition maximization: random/Sobol stage size
+  int local_starts = 5;         // NLopt local refinements from the best candidates
+  int local_evaluations = 60;   // acquisition evaluations per local refinement
+  int gp_restarts = 4;          // random restarts besides the warm start, at full refits
+  int full_refit_every = 8;     // BO asks between full refits; others warm-start only
+  bool utility_noisy = true;    // learn the utility GP's noise (privacy GP: nugget)
+};
+
+// InputError for an empty space, k0 < 1 (DPareto loop), a reference not strictly worse than the
+// ideal point on the axis, or no dense candidates. Every method checks the same options.
+void check_options(const space::Space& space, const ExplorerOptions& options);
+
+}  // namespace dpareto::bo

@@ -1,0 +1,19 @@
+#pragma once
+// The grid baseline: the space's full grid (points_per_dimension on each scale), in order, each
+// setting once; exhausted when every grid point has been evaluated or is pending.
+#include "dpareto/bo/proposer.hpp"
+
+namespace dpareto::bo {
+
+class GridSearch : public Proposer {
+ public:
+  GridSearch(space::Space space, int points_per_dimension, std::uint64_t seed);
+
+ protected:
+  std::optional<Suggestion> propose(const std::vector<space::Params>& pending, Rng& rng) override;
+
+ private:
+  std::vector<space::Params> grid_;
+};
+
+}  // namespace dpareto::bo

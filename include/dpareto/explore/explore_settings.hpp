@@ -1,0 +1,25 @@
+#pragma once
+// Everything `dpareto explore` was asked to do, parsed and checked flag by flag (apps/explore.cpp);
+// the explore module turns it into a run (run_description, run_study, ExploreRun).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "dpareto/bo/explorer.hpp"
+#include "dpareto/problems/registry.hpp"
+
+namespace dpareto::explore {
+
+struct ExploreSettings {
+  bo::ExplorerOptions explorer;              // method, acquisition, reference, axis, k0, ...
+  int budget = 64;                           // completed evaluations the run (study) holds at the end
+  int workers = 1;                           // evaluations running at once
+  std::optional<std::uint64_t> seed;         // absent: drawn from the OS CSPRNG and recorded
+  std::string study;                         // SQLite study file; empty: in memory, not resumable
+  bool retry_interrupted = true;             // resume: re-run evaluations a crash left running
+  bool keep_going = false;                   // run the whole budget even when the first ones fail alike
+  std::string out;                           // run directory (evaluations.csv, front.csv, summary.json)
+  problems::ProblemOptions problem_options;  // as given, recorded so that pick/plot rebuild the problem
+};
+
+}  // namespace dpareto::explore

@@ -1,0 +1,21 @@
+#pragma once
+// The study adapter: a bo::Proposer (the DPareto explorer or a baseline) seen from a
+// study::StudyRunner as a study::Proposer.
+#include "dpareto/bo/proposer.hpp"
+#include "dpareto/study/study_runner.hpp"
+
+namespace dpareto::explore {
+
+class ExplorerProposer : public study::Proposer {
+ public:
+  explicit ExplorerProposer(bo::Proposer& explorer) : explorer_(explorer) {}
+  std::optional<study::Proposal> ask(const std::vector<std::vector<double>>& pending) override;
+  void tell(const study::EvaluationRecord& record) override;
+  nlohmann::json state() const override { return explorer_.state(); }
+  void restore_state(const nlohmann::json& state) override { explorer_.restore_state(state); }
+
+ private:
+  bo::Proposer& explorer_;
+};
+
+}  // namespace dpareto::explore

@@ -1,0 +1,77 @@
+#pragma once
+// The storage of a study, behind one interface (Optuna's shape: samplers and storages meet only
+// through the study record). The SQLite back-end (study_database.hpp) implements it today; another
+// back-end (e.g. PostgreSQL for many hosts) is one new implementation registered by its location's
+// scheme (storage_registry.hpp). The runner (study_runner.hpp) sees nothing but this interface.
+//
+// A study holds: its identity (what makes two runs the same study), the run information and the
+// explorer configuration, the explorer's state (saved with every state change), and one trial per
+// proposed setting: `running`, then completed (ok | failed) with a 1-based completion number.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "dpareto/study/run_record.hpp"
+
+namespace dpareto::study {
+
+// What makes two runs the same study: a study opened with a different identity is refused.
+struct StudyIdentity {
+  std::string problem;
+  nlohmann::json settings = nlohmann::json::object();  // the problem's settings
+  nlohmann::json space;                                // space_to_json of the space
+};
+
+// One proposed evaluation.
+struct Trial {
+  int trial = 0;            // proposal order, 0-based
+  EvaluationRecord record;  // record.id = completion order (0 while running)
+  double started_at = 0, finished_at = 0;
+};
+
+enum class StorageAccess { read_only, read_write };
+
+class Storage {
+ public:
+  virtual ~Storage() = default;
+
+  // Where the study lives, as the user named it (a file path, a URL); errors name it.
+  virtual const std::string& location() const = 0;
+  virtual const StudyIdentity& identity() const = 0;
+  virtual const RunInfo& run_info() const = 0;
+  virtual const nlohmann::json& config() const = 0;
+  // The explorer's state as last saved (null before the first ask).
+  virtual const nlohmann::json& explorer_state() const = 0;
+  // All trials in proposal order, as validated at open and updated since.
+  virtual const std::vector<Trial>& trials() const = 0;
+
+  // Completed (ok or failed) records in completion order.
+  std::vector<EvaluationRecord> completed() const;
+  // Throws InputError naming the study and the first difference when `identity` differs.
+  void check_identity(const StudyIdentity& identity) const;
+
+  // State changes, each durable when it returns.
+  // Records a new running evaluation (and the explorer state after the ask that proposed it);
+  // returns its trial number. The trial is claimed by this process.
+  virtual int begin_trial(const std::string& phase, const std::vector<double>& params, std::uint64_t seed,
+                          const nlohmann::json& explorer_state) = 0;
+  // A running evaluation restarted (after a crash), by this process.
+  virtual void restart_trial(int trial) = 0;
+  // Completes a running evaluation: `result` carries status ok|failed and the measurements; the
+  // completion number is assigned here and returned in the stored record.
+  virtual const EvaluationRecord& finish_trial(int trial, const EvaluationRecord& result,
+                                               const nlohmann::json& explorer_state) = 0;
+  virtual void set_explorer_state(const nlohmann::json& state) = 0;
+  // Updates the run information (a resumed run's budget and workers, for summary.json exports).
+  virtual void set_run_info(const RunInfo& info) = 0;
+
+  // Hooks for back-ends shared by several processes or hosts. claim_trial: takes a trial left
+  // running (by a crash, or by a worker whose heartbeat stopped) for this process to evaluate again;
+  // false when another live worker holds it. heartbeat: this process is still evaluating `trial`.
+  // A store with a single writer (SQLite, exclusive lock) always grants a claim and needs no heartbeat.
+  virtual bool claim_trial(int trial) = 0;
+  virtual void heartbeat(int trial) = 0;
+};
+
+}  // namespace dpareto::study

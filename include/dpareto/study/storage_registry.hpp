@@ -1,0 +1,45 @@
+#pragma once
+// Storage back-ends by the scheme of a study's location: "postgresql://host/db" would go to a
+// back-end registered for "postgresql"; a location without a registered scheme (a file path) goes
+// to the default back-end, registered with the empty scheme (SQLite, study_database.cpp). A new
+// back-end is one implementation file holding one StorageRegistration.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "dpareto/study/storage.hpp"
+
+namespace dpareto::study {
+
+struct StorageBackend {
+  std::string scheme;  // "" for the default (file) back-end
+  // Whether a study exists at the location (a missing or empty file does not).
+  std::function<bool(const std::string& location)> exists;
+  // A new study; InputError when one exists there.
+  std::function<std::unique_ptr<Storage>(const std::string& location, const StudyIdentity& identity,
+                                         const RunInfo& info, const nlohmann::json& config)>
+      create;
+  // An existing study, validated before anything is written; InputError naming the location.
+  std::function<std::unique_ptr<Storage>(const std::string& location, StorageAccess access)> open;
+};
+
+struct StorageRegistration {
+  explicit StorageRegistration(StorageBackend backend);
+};
+
+// The back-end serving `location`.
+const StorageBackend& storage_backend(const std::string& location);
+
+bool storage_exists(const std::string& location);
+std::unique_ptr<Storage> create_storage(const std::string& location, const StudyIdentity& identity, const RunInfo& info,
+                                        const nlohmann::json& config);
+std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess access);
+
+// `dpareto explore --study LOCATION`: creates the study when none exists there; otherwise opens it
+// for writing and refuses (InputError naming the study and the difference) a different identity, a
+// different explorer configuration, or a seed that differs from the stored one (`seed_given`: the
+// user passed --seed). The run seed to use is the returned study's run_info().seed.
+std::unique_ptr<Storage> open_or_create_study(const std::string& location, const StudyIdentity& identity,
+                                              const RunInfo& info, const nlohmann::json& config, bool seed_given);
+
+}  // namespace dpareto::study

@@ -1,0 +1,39 @@
+#include "dpareto/bo/explorer_options.hpp"
+
+#include <cmath>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+
+namespace dpareto::bo {
+
+std::string method_name(Method method) {
+  switch (method) {
+    case Method::dpareto:
+      return "dpareto";
+    case Method::random:
+      return "random";
+    case Method::grid:
+      return "grid";
+  }
+  return "dpareto";
+}
+
+std::string reference_mode_name(ReferenceMode mode) {
+  return mode == ReferenceMode::estimated ? "estimated" : "fixed";
+}
+
+void check_options(const space::Space& space, const ExplorerOptions& options) {
+  if (space.dimension() == 0) throw InputError("explorer: the space has no parameters");
+  if (options.initial_points < 1 && options.method == Method::dpareto)
+    throw InputError("--init must be at least 1, got " + std::to_string(options.initial_points));
+  const auto& r = options.reference;
+  const double ideal_epsilon = options.axis.kind == pareto::EpsilonAxis::Kind::log10 ? options.axis.floor : 0.0;
+  if (!(std::isfinite(r[0]) && r[0] > ideal_epsilon && std::isfinite(r[1]) && r[1] > 0))
+    throw InputError("--reference " + format_number(r[0]) + "," + format_number(r[1]) +
+                     ": must be strictly worse than the ideal point (epsilon > " + format_number(ideal_epsilon) +
+                     ", error > 0) and finite");
+  if (options.dense_candidates < 1) throw InputError("explorer: dense_candidates must be at least 1");
+}
+
+}  // namespace dpareto::bo

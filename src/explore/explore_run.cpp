@@ -1,0 +1,39 @@
+#include "dpareto/explore/explore_run.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "dpareto/bo/make_proposer.hpp"
+#include "dpareto/explore/problem_evaluator.hpp"
+
+namespace dpareto::explore {
+
+bool same_failure_from_the_start(const std::vector<study::EvaluationRecord>& records) {
+  if (records.size() < kSameFailureLimit) return false;
+  return std::all_of(records.begin(), records.end(),
+                     [&](const study::EvaluationRecord& r) { return !r.ok() && r.message == records.front().message; });
+}
+
+ExploreRun::ExploreRun(const problems::Problem& problem, const ExploreSettings& settings,
+                       std::unique_ptr<study::Storage> study)
+    : settings_(settings), study_(std::move(study)) {
+  const study::RunInfo info = study_->run_info();
+  if (problem.name() == "external") std::filesystem::create_directories(settings_.out + "/oracle-logs");
+  proposer_ = bo::make_proposer(problem.space(), settings_.explorer, *info.seed);
+  adapter_ = std::make_unique<ExplorerProposer>(*proposer_);
+  runner_ = std::make_unique<study::StudyRunner>(
+      *study_, *adapter_, problem_evaluator(problem),
+      study::RunnerSettings{settings_.budget, settings_.workers, *info.seed, settings_.retry_interrupted});
+  writer_ = std::make_unique<study::RunDirectoryWriter>(settings_.out, info);
+}
+
+study::RunnerOutcome ExploreRun::run(const std::function<void(const study::RunDirectoryWriter&)>& on_record) {
+  return runner_->run(
+      [&](const study::EvaluationRecord& record) {
+        writer_->add(record);
+        on_record(*writer_);
+      },
+      [&] { return !settings_.keep_going && same_failure_from_the_start(writer_->records()); });
+}
+
+}  // namespace dpareto::explore

@@ -1,0 +1,206 @@
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "dpareto/bo/maximize.hpp"
+#include "dpareto/core/error.hpp"
+#include "dpareto/explore/pick.hpp"
+#include "dpareto/gp/output_transform.hpp"
+
+namespace dpareto::explore {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double sigmoid(double z) {
+  return 1.0 / (1.0 + std::exp(-z));
+}
+
+// Probabilists' Gauss–Hermite rule (E[f(Z)], Z ~ N(0,1)) by Golub–Welsch: nodes are the
+// eigenvalues of the Jacobi matrix with off-diagonal sqrt(k), weights the squared first
+// components of its eigenvectors.
+struct Quadrature {
+  std::vector<double> nodes, weights;
+};
+const Quadrature& gauss_hermite() {
+  static const Quadrature rule = [] {
+    constexpr int n = 32;
+    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, n);
+    for (int k = 1; k < n; ++k) J(k, k - 1) = J(k - 1, k) = std::sqrt(static_cast<double>(k));
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(J);
+    Quadrature q;
+    for (int i = 0; i < n; ++i) {
+      q.nodes.push_back(solver.eigenvalues()(i));
+      q.weights.push_back(solver.eigenvectors()(0, i) * solver.eigenvectors()(0, i));
+    }
+    return q;
+  }();
+  return rule;
+}
+
+// sd of sigmoid(mean + sd·Z).
+double logit_normal_sd(double mean, double sd) {
+  const auto& q = gauss_hermite();
+  double m1 = 0, m2 = 0;
+  for (std::size_t i = 0; i < q.nodes.size(); ++i) {
+    const double s = sigmoid(mean + sd * q.nodes[i]);
+    m1 += q.weights[i] * s;
+    m2 += q.weights[i] * s * s;
+  }
+  return std::sqrt(std::max(0.0, m2 - m1 * m1));
+}
+
+// One screened setting of the model search.
+struct Candidate {
+  std::vector<double> unit;
+  space::Params params;
+  double epsilon, logit_mean, logit_sd;
+  double objective;  // minimized; feasible settings always score below infeasible ones
+  bool feasible;
+};
+
+// The penalized objective of the model search (maximized as its negative). It keeps every
+// candidate of the dense stage, and for each local refinement the best setting it visited that was
+// never evaluated.
+class PickObjective : public bo::UnitFunction {
+ public:
+  PickObjective(const RunModel& model, const Target& target)
+      : model_(model),
+        space_(model.explorer->space()),
+        logit_target_(target.kind == Target::Kind::min_utility ? gp::forward(gp::Transform::logit, target.value) : 0.0),
+        log_target_(target.kind == Target::Kind::max_epsilon ? std::log(std::max(target.value, 1e-300)) : 0.0),
+        target_(target) {
+    for (const auto& o : model.explorer->observations()) evaluated_.push_back(space_.to_unit(o.params));
+  }
+
+  double value(const std::vector<double>& x) override {
+    Candidate c = evaluate(x);
+    if (!local_) {
+      screened_.push_back(c);
+    } else if (!was_evaluated(c) && (!runs_.back() || c.objective < runs_.back()->objective)) {
+      runs_.back() = c;
+    }
+    return -c.objective;
+  }
+  void begin_local(const std::vector<double>& start) override {
+    local_ = true;
+    Candidate c = evaluate(start);
+    runs_.push_back(was_evaluated(c) ? std::nullopt : std::optional<Candidate>(c));
+  }
+
+  bool was_evaluated(const Candidate& c) const {
+    return std::any_of(evaluated_.begin(), evaluated_.end(),
+                       [&](const auto& u) { return bo::max_norm_distance(u, c.unit) < 1e-9; });
+  }
+  // The evaluated settings' unit points (screened after the random ones: good neighbourhoods).
+  const std::vector<std::vector<double>>& evaluated() const { return evaluated_; }
+  // Every screened candidate, in the order of the dense stage's rows.
+  const std::vector<Candidate>& screened() const { return screened_; }
+  // Per local refinement, the best never-evaluated setting it visited (its start included).
+  const std::vector<std::optional<Candidate>>& runs() const { return runs_; }
+
+ private:
+  // Penalized objective (minimized). max ε: −μ (logit utility) plus a penalty growing with
+  // log(ε/E); min utility: log ε plus a penalty growing with the logit shortfall. Infeasible
+  // settings also pay a constant that exceeds any feasible objective's range.
+  void score(Candidate& c) const {
+    const double log_eps = c.epsilon > 0 ? std::log(std::min(c.epsilon, 1e300)) : -700.0;
+    if (target_.kind == Target::Kind::max_epsilon) {
+      c.feasible = c.epsilon <= target_.value;
+      c.objective = -c.logit_mean + (c.feasible ? 0.0 : 100.0 + 100.0 * (log_eps - log_target_));
+    } else {
+      c.feasible = c.logit_mean >= logit_target_ && c.epsilon < kInf;
+      c.objective = log_eps + (c.feasible ? 0.0 : 2000.0 + 100.0 * std::max(0.0, logit_target_ - c.logit_mean));
+    }
+  }
+  Candidate evaluate(const std::vector<double>& unit) const {
+    Candidate c;
+    c.params = space_.from_unit(unit);
+    c.unit = space_.to_unit(c.params);
+    c.epsilon = model_.problem->privacy(c.params);
+    if (std::isnan(c.epsilon)) c.epsilon = kInf;
+    const auto p = model_.explorer->utility_gp().predict(
+        Eigen::Map<const Eigen::VectorXd>(c.unit.data(), static_cast<Eigen::Index>(c.unit.size())));
+    c.logit_mean = p.mean;
+    c.logit_sd = std::sqrt(std::max(p.variance, 0.0));
+    score(c);
+    return c;
+  }
+
+  const RunModel& model_;
+  const space::Space& space_;
+  double logit_target_, log_target_;
+  Target target_;
+  std::vector<std::vector<double>> evaluated_;
+  std::vector<Candidate> screened_;
+  std::vector<std::optional<Candidate>> runs_;
+  bool local_ = false;
+};
+
+}  // namespace
+
+PickResult pick_model(const RunModel& model, const Target& target, const ModelPickOptions& options) {
+  const space::Space& space = model.explorer->space();
+  PickObjective objective(model, target);
+  // Dense stage: random unit points and the evaluated settings; local stage from the best distinct
+  // starts, every setting the optimizer visits kept.
+  bo::MaximizeOptions search;
+  search.dense_candidates = options.dense_candidates;
+  search.also_screened = objective.evaluated();
+  search.snap = true;
+  search.local_starts = options.starts;
+  search.start_separation = 0.05;
+  search.local_evaluations = options.local_evaluations;
+  search.xtol_rel = 1e-6;
+  search.initial_step = 0.05;
+  Rng rng(options.seed);
+  const auto maximized = bo::maximize(objective, space, rng, search);
+
+  std::vector<Candidate> found;
+  for (const auto& best : objective.runs())
+    if (best) found.push_back(*best);
+  for (const auto& p : maximized.screened) {
+    const Candidate& c = objective.screened()[p.index];
+    if (!objective.was_evaluated(c)) found.push_back(c);
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.objective < b.objective; });
+  // Distinct settings only.
+  std::vector<Candidate> distinct;
+  for (const auto& c : found)
+    if (std::none_of(distinct.begin(), distinct.end(),
+                     [&](const Candidate& o) { return bo::max_norm_distance(o.unit, c.unit) < 1e-6; }))
+      distinct.push_back(c);
+  if (distinct.empty()) throw InputError("the model search found no unevaluated setting");
+
+  auto point_of = [&](const Candidate& c) {
+    OperatingPoint p;
+    for (const auto& parameter : space.parameters()) p.names.push_back(parameter.name);
+    p.params = c.params;
+    p.epsilon = c.epsilon;
+    p.utility = sigmoid(c.logit_mean);
+    p.utility_std = logit_normal_sd(c.logit_mean, c.logit_sd);
+    p.source = "model";
+    return p;
+  };
+  PickResult result;
+  result.reached = distinct.front().feasible;
+  result.point = point_of(distinct.front());
+  if (!result.reached) return result;
+  // Alternatives: other feasible local optima, spread out (at least 2% of the cube apart).
+  std::vector<std::vector<double>> taken{distinct.front().unit};
+  for (std::size_t i = 1; i < distinct.size(); ++i) {
+    const auto& c = distinct[i];
+    if (!c.feasible) break;
+    if (std::any_of(taken.begin(), taken.end(), [&](const auto& u) { return bo::max_norm_distance(u, c.unit) < 0.02; }))
+      continue;
+    taken.push_back(c.unit);
+    result.alternatives.push_back(point_of(c));
+    if (result.alternatives.size() >= 32) break;
+  }
+  return result;
+}
+
+}  // namespace dpareto::explore

@@ -1,0 +1,21 @@
+#include "dpareto/explore/problem_evaluator.hpp"
+
+namespace dpareto::explore {
+
+study::Evaluator problem_evaluator(const problems::Problem& problem) {
+  return [&problem](const std::vector<double>& params, std::uint64_t seed) {
+    const problems::Evaluation e = problem.evaluate(params, seed);
+    study::EvaluationRecord r;
+    r.status = e.ok ? "ok" : "failed";
+    r.epsilon = e.epsilon;
+    r.delta = e.delta;
+    r.utility = e.utility;
+    r.utility_min = e.utility_min;
+    r.utility_max = e.utility_max;
+    r.seconds = e.seconds;
+    r.message = e.message;
+    return r;
+  };
+}
+
+}  // namespace dpareto::explore

@@ -1,0 +1,50 @@
+#include "dpareto/explore/run_description.hpp"
+
+#include "dpareto/core/json_number.hpp"
+#include "dpareto/space/space_json.hpp"
+
+namespace dpareto::explore {
+
+study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings& settings, std::uint64_t seed,
+                        bool seeded) {
+  const auto& options = settings.explorer;
+  study::RunInfo info;
+  info.problem = problem.name();
+  info.method = bo::method_name(options.method);
+  info.seed = seed;
+  for (const auto& p : problem.space().parameters()) info.parameter_names.push_back(p.name);
+  info.reference_epsilon = options.reference[0];
+  info.reference_error = options.reference[1];
+  info.hv_axis = options.axis.name();
+  info.log_floor = options.axis.floor;
+  info.extra = {{"seed_source", seeded ? "user" : "os"},
+                {"acquisition", options.acquisition},
+                {"reference_mode", bo::reference_mode_name(options.reference_mode)},
+                {"initial_points", options.initial_points},
+                {"budget", settings.budget},
+                {"workers", settings.workers},
+                {"delta", problem.delta()},
+                {"settings", problem.settings()},
+                {"problem_options", settings.problem_options}};
+  return info;
+}
+
+nlohmann::json study_config(const ExploreSettings& settings) {
+  const auto& options = settings.explorer;
+  return {{"method", bo::method_name(options.method)},
+          {"acquisition", options.acquisition},
+          {"reference_mode", bo::reference_mode_name(options.reference_mode)},
+          {"initial_points", options.initial_points},
+          {"initial_from_prior", options.initial_from_prior},
+          {"grid_points", options.grid_points},
+          {"candidates", options.dense_candidates},
+          {"reference", {json_number(options.reference[0]), json_number(options.reference[1])}},
+          {"hv_axis", options.axis.name()},
+          {"log_floor", options.axis.floor}};
+}
+
+study::StudyIdentity study_identity(const problems::Problem& problem) {
+  return {problem.name(), problem.settings(), space::space_to_json(problem.space())};
+}
+
+}  // namespace dpareto::explore

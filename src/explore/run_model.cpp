@@ -1,0 +1,69 @@
+#include "dpareto/explore/run_model.hpp"
+
+#include <algorithm>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/problems/registry.hpp"
+
+namespace dpareto::explore {
+namespace {
+
+// The problem options a run was started with (summary.json "problem_options"; runs that predate
+// it used the defaults).
+problems::ProblemOptions recorded_problem_options(const nlohmann::json& summary) {
+  problems::ProblemOptions options;
+  const auto it = summary.find("problem_options");
+  if (it == summary.end() || !it->is_object()) return options;
+  for (const auto& [key, value] : it->items())
+    options[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  return options;
+}
+
+}  // namespace
+
+space::Params RunModel::params_of(const study::EvaluationRecord& record) const {
+  space::Params p(record_column.size());
+  for (std::size_t i = 0; i < record_column.size(); ++i) p[i] = record.params.at(record_column[i]);
+  return p;
+}
+
+RunModel rebuild_run_model(const study::RunData& run, const std::string& directory) {
+  RunModel model;
+  const std::string summary = directory + "/summary.json";
+  try {
+    model.problem = problems::make_problem(run.info.problem, recorded_problem_options(run.summary));
+  } catch (const InputError& e) {
+    throw InputError(summary + ": cannot rebuild problem '" + run.info.problem + "' (" + e.what() + ")");
+  }
+  const auto& space = model.problem->space();
+  for (const auto& p : space.parameters()) {
+    const auto& names = run.info.parameter_names;
+    const auto it = std::find(names.begin(), names.end(), p.name);
+    if (it == names.end())
+      throw InputError(summary + ": the run has no column for parameter '" + p.name + "' of problem '" +
+                       run.info.problem + "'");
+    model.record_column.push_back(static_cast<std::size_t>(it - names.begin()));
+  }
+  bo::ExplorerOptions options;
+  options.reference = {run.info.reference_epsilon, run.info.reference_error};
+  options.axis.kind = run.info.hv_axis == "log" ? pareto::EpsilonAxis::Kind::log10 : pareto::EpsilonAxis::Kind::linear;
+  options.axis.floor = run.info.log_floor;
+  // Runs that name no registered acquisition (or predate the field) used HVPoI.
+  const auto acquisition = run.info.extra.value("acquisition", std::string(bo::kDefaultAcquisition));
+  if (bo::acquisition_exists(acquisition)) options.acquisition = acquisition;
+  if (run.info.extra.value("reference_mode", "fixed") == "estimated")
+    options.reference_mode = bo::ReferenceMode::estimated;
+  model.explorer = std::make_unique<bo::Explorer>(space, options, run.info.seed.value_or(0));
+  for (const auto& r : run.records) {
+    if (r.status != "ok" && r.status != "failed") continue;
+    model.explorer->tell(bo::Observation{model.params_of(r), r.ok(), r.epsilon, r.utility});
+  }
+  try {
+    model.explorer->fit_surrogates();
+  } catch (const InputError& e) {
+    throw InputError(directory + ": " + e.what());
+  }
+  return model;
+}
+
+}  // namespace dpareto::explore

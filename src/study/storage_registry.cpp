@@ -1,0 +1,66 @@
+#include "dpareto/study/storage_registry.hpp"
+
+#include <map>
+
+#include "dpareto/core/error.hpp"
+
+namespace dpareto::study {
+namespace {
+
+std::map<std::string, StorageBackend>& backends() {
+  static std::map<std::string, StorageBackend> table;
+  return table;
+}
+
+}  // namespace
+
+StorageRegistration::StorageRegistration(StorageBackend backend) {
+  const std::string scheme = backend.scheme;
+  backends()[scheme] = std::move(backend);
+}
+
+const StorageBackend& storage_backend(const std::string& location) {
+  const auto separator = location.find("://");
+  if (separator != std::string::npos) {
+    const auto it = backends().find(location.substr(0, separator));
+    if (it != backends().end()) return it->second;
+  }
+  const auto it = backends().find("");
+  if (it == backends().end()) throw Error("no default study storage back-end is registered");
+  return it->second;
+}
+
+bool storage_exists(const std::string& location) {
+  return storage_backend(location).exists(location);
+}
+
+std::unique_ptr<Storage> create_storage(const std::string& location, const StudyIdentity& identity, const RunInfo& info,
+                                        const nlohmann::json& config) {
+  return storage_backend(location).create(location, identity, info, config);
+}
+
+std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess access) {
+  return storage_backend(location).open(location, access);
+}
+
+std::unique_ptr<Storage> open_or_create_study(const std::string& location, const StudyIdentity& identity,
+                                              const RunInfo& info, const nlohmann::json& config, bool seed_given) {
+  if (!storage_exists(location)) return create_storage(location, identity, info, config);
+  auto db = open_storage(location, StorageAccess::read_write);
+  db->check_identity(identity);
+  const std::string refuse = "study " + location + ": refusing to continue: ";
+  for (const auto& [key, value] : db->config().items())
+    if (!config.contains(key) || config.at(key) != value)
+      throw InputError(refuse + "it was run with " + key + "=" + value.dump() + ", not " +
+                       (config.contains(key) ? config.at(key).dump() : "(unset)"));
+  for (const auto& [key, value] : config.items())
+    if (!db->config().contains(key)) throw InputError(refuse + "it has no setting " + key + " (a different version?)");
+  if (seed_given && db->run_info().seed != info.seed)
+    throw InputError(refuse + "it was seeded with " +
+                     (db->run_info().seed ? std::to_string(*db->run_info().seed) : std::string("no seed")) + ", not " +
+                     (info.seed ? std::to_string(*info.seed) : std::string("no seed")) +
+                     " (omit --seed to continue its stream)");
+  return db;
+}
+
+}  // namespace dpareto::study

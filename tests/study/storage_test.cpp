@@ -1,0 +1,173 @@
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/study/storage_registry.hpp"
+#include "dpareto/study/study_runner.hpp"
+
+using namespace dpareto;
+using namespace dpareto::study;
+
+namespace {
+
+// A back-end in a few lines: trials in a map shared by "hosts" (the location names the study), with
+// claims refused for trials another worker holds. What a PostgreSQL back-end would do with rows.
+struct SharedStudy {
+  StudyIdentity identity;
+  RunInfo info;
+  nlohmann::json config, state;
+  std::vector<Trial> trials;
+  std::set<int> held_elsewhere;  // trials another live worker is evaluating
+};
+std::map<std::string, SharedStudy>& shared() {
+  static std::map<std::string, SharedStudy> studies;
+  return studies;
+}
+
+class MemoryStorage : public Storage {
+ public:
+  explicit MemoryStorage(std::string location) : location_(std::move(location)), s_(shared().at(location_)) {}
+  const std::string& location() const override { return location_; }
+  const StudyIdentity& identity() const override { return s_.identity; }
+  const RunInfo& run_info() const override { return s_.info; }
+  const nlohmann::json& config() const override { return s_.config; }
+  const nlohmann::json& explorer_state() const override { return s_.state; }
+  const std::vector<Trial>& trials() const override { return s_.trials; }
+  int begin_trial(const std::string& phase, const std::vector<double>& params, std::uint64_t seed,
+                  const nlohmann::json& state) override {
+    Trial t;
+    t.trial = static_cast<int>(s_.trials.size());
+    t.record.phase = phase;
+    t.record.status = "running";
+    t.record.params = params;
+    t.record.seed = seed;
+    s_.trials.push_back(t);
+    s_.state = state;
+    return t.trial;
+  }
+  void restart_trial(int trial) override { ++restarts[trial]; }
+  const EvaluationRecord& finish_trial(int trial, const EvaluationRecord& result,
+                                       const nlohmann::json& state) override {
+    auto& r = s_.trials.at(static_cast<std::size_t>(trial)).record;
+    const auto phase = r.phase;
+    const auto params = r.params;
+    const auto seed = r.seed;
+    r = result;
+    r.phase = phase;
+    r.params = params;
+    r.seed = seed;
+    r.id = static_cast<int>(completed().size()) + 1;
+    s_.state = state;
+    return r;
+  }
+  void set_explorer_state(const nlohmann::json& state) override { s_.state = state; }
+  void set_run_info(const RunInfo& info) override { s_.info = info; }
+  bool claim_trial(int trial) override { return !s_.held_elsewhere.count(trial); }
+  void heartbeat(int) override {}
+  std::map<int, int> restarts;
+
+ private:
+  std::string location_;
+  SharedStudy& s_;
+};
+
+const StorageRegistration memory_backend(
+    {"memtest", [](const std::string& location) { return shared().count(location) > 0; },
+     [](const std::string& location, const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config) {
+       if (shared().count(location)) throw InputError("study " + location + ": already exists");
+       shared()[location] = SharedStudy{identity, info, config, nullptr, {}, {}};
+       return std::make_unique<MemoryStorage>(location);
+     },
+     [](const std::string& location, StorageAccess) {
+       if (!shared().count(location)) throw InputError("study " + location + ": no such study");
+       return std::make_unique<MemoryStorage>(location);
+     }});
+
+class SequenceProposer : public Proposer {
+ public:
+  std::optional<Proposal> ask(const std::vector<std::vector<double>>&) override {
+    return Proposal{{static_cast<double>(asks_++)}, "random"};
+  }
+  void tell(const EvaluationRecord& record) override { told.push_back(record); }
+  nlohmann::json state() const override { return {{"asks", asks_}}; }
+  void restore_state(const nlohmann::json& state) override { asks_ = state.at("asks").get<int>(); }
+  std::vector<EvaluationRecord> told;
+
+ private:
+  int asks_ = 0;
+};
+
+EvaluationRecord square(const std::vector<double>& p, std::uint64_t) {
+  EvaluationRecord r;
+  r.status = "ok";
+  r.epsilon = p[0] * p[0];
+  r.utility = 0.5;
+  return r;
+}
+
+StudyIdentity identity_of(const std::string& problem) {
+  StudyIdentity identity;
+  identity.problem = problem;
+  return identity;
+}
+
+RunInfo one_parameter() {
+  RunInfo info;
+  info.problem = "toy";
+  info.method = "random";
+  info.seed = 3;
+  info.parameter_names = {"x"};
+  return info;
+}
+
+}  // namespace
+
+TEST_CASE("storage registry: a location's scheme picks the back-end; a path is an SQLite file") {
+  CHECK(&storage_backend("memtest://a") != &storage_backend("/tmp/x.db"));
+  CHECK(storage_backend("/tmp/x.db").scheme.empty());
+  CHECK(storage_backend("nosuch://x").scheme.empty());  // unknown schemes stay file paths, as before
+  CHECK_FALSE(storage_exists("memtest://registry"));
+}
+
+TEST_CASE("storage: the runner records, resumes and extends a study through any back-end") {
+  const std::string location = "memtest://runner";
+  {
+    auto storage = open_or_create_study(location, identity_of("toy"), one_parameter(), {{"method", "random"}}, true);
+    SequenceProposer proposer;
+    StudyRunner runner(*storage, proposer, square, {4, 1, 3, true});
+    runner.run([](const EvaluationRecord&) {});
+    CHECK(storage->completed().size() == 4);
+  }
+  auto storage = open_or_create_study(location, identity_of("toy"), one_parameter(), {{"method", "random"}}, false);
+  CHECK_THROWS_WITH_AS(
+      open_or_create_study(location, identity_of("other"), one_parameter(), {{"method", "random"}}, false),
+      doctest::Contains("created for problem 'toy'"), InputError);
+  SequenceProposer proposer;
+  StudyRunner runner(*storage, proposer, square, {6, 1, 3, true});
+  std::vector<EvaluationRecord> seen;
+  runner.run([&](const EvaluationRecord& r) { seen.push_back(r); });
+  REQUIRE(seen.size() == 6);
+  for (int i = 0; i < 6; ++i) {
+    CHECK(seen[static_cast<std::size_t>(i)].id == i + 1);
+    CHECK(seen[static_cast<std::size_t>(i)].params == std::vector<double>{static_cast<double>(i)});
+  }
+}
+
+TEST_CASE("storage: a trial left running is evaluated again only when its claim is granted") {
+  const std::string location = "memtest://claims";
+  auto created = create_storage(location, identity_of("toy"), one_parameter(), {});
+  const int mine = created->begin_trial("random", {10}, 1, {{"asks", 1}});
+  const int theirs = created->begin_trial("random", {11}, 2, {{"asks", 2}});
+  shared().at(location).held_elsewhere.insert(theirs);
+  auto opened = open_storage(location, StorageAccess::read_write);
+  auto& storage = static_cast<MemoryStorage&>(*opened);
+  SequenceProposer proposer;
+  StudyRunner runner(storage, proposer, square, {1, 1, 3, true});
+  runner.run([](const EvaluationRecord&) {});
+  CHECK(storage.restarts[mine] == 1);
+  CHECK(storage.restarts.count(theirs) == 0);
+  CHECK(storage.trials().at(static_cast<std::size_t>(mine)).record.status == "ok");
+  CHECK(storage.trials().at(static_cast<std::size_t>(theirs)).record.status == "running");
+}
