@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <chrono>
 #include <thread>
 
@@ -43,6 +45,18 @@ void reset_signals() {
 // the background included — is killed. The guardian then ends as the command did.
 [[noreturn]] void run_guardian(char* const* argv, char* const* envp, int null_fd, int out_fd, int err_fd,
                                int status_write, pid_t parent) {
+  // The guardian never execs, so close-on-exec does not apply to it: close every descriptor it
+  // does not need, or it would keep dpareto's files open — a study's lock outliving a killed
+  // dpareto, say — while it cleans up.
+  int keep[] = {null_fd, out_fd, err_fd, status_write};
+  std::sort(std::begin(keep), std::end(keep));
+  unsigned int next = 3;
+  for (int fd : keep) {
+    if (fd < static_cast<int>(next)) continue;
+    if (static_cast<unsigned int>(fd) > next) ::close_range(next, static_cast<unsigned int>(fd) - 1, 0);
+    next = static_cast<unsigned int>(fd) + 1;
+  }
+  ::close_range(next, ~0U, 0);
   ::setpgid(0, 0);
   struct sigaction stop {};
   stop.sa_handler = guardian_stop;
