@@ -79,7 +79,7 @@ int run_cap(int argc, char** argv) {
   if (!vm) return 0;
   std::optional<select::LedgerDataset> dataset;
   const auto file = ledger_file(*vm, dataset);
-  const select::LedgerLock lock(file);
+  const auto lock = select::lock_ledger(file);
   select::Ledger ledger = dataset ? select::Ledger::open(file, *dataset) : select::Ledger::read(file);
   ledger.set_cap({(*vm)["epsilon"].as<double>(), (*vm)["delta"].as<double>()});
   const auto total = ledger.total(ledger.cap()->delta);

@@ -117,7 +117,7 @@ int run_tune(int argc, char** argv) {
   const select::LedgerDataset dataset = select::ledger_dataset_of(*dp);
   const std::filesystem::path ledger_file =
       vm->count("ledger") ? std::filesystem::path((*vm)["ledger"].as<std::string>()) : select::default_ledger_path(dataset.id);
-  const select::LedgerLock lock(ledger_file);
+  const auto lock = select::lock_ledger(ledger_file);
   select::Ledger ledger = select::Ledger::open(ledger_file, dataset);
   const bool exceed = (*vm)["exceed-cap"].as<bool>();
   std::optional<std::size_t> entry;

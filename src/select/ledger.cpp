@@ -1,8 +1,6 @@
 #include "dpareto/select/ledger.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -218,20 +216,11 @@ fs::path default_ledger_path(const std::string& dataset_id) {
   throw InputError("no place for the privacy ledger: set --ledger FILE, DPARETO_LEDGER_DIR or HOME");
 }
 
-LedgerLock::LedgerLock(const fs::path& ledger_file) {
+FileLock lock_ledger(const fs::path& ledger_file) {
   std::error_code ec;
   if (ledger_file.has_parent_path()) fs::create_directories(ledger_file.parent_path(), ec);
-  const std::string lock = ledger_file.string() + ".lock";
-  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd_ < 0) throw InputError("ledger " + ledger_file.string() + ": cannot open its lock file " + lock);
-  if (::flock(fd_, LOCK_EX) != 0) {
-    ::close(fd_);
-    throw InputError("ledger " + ledger_file.string() + ": cannot lock " + lock);
-  }
-}
-
-LedgerLock::~LedgerLock() {
-  if (fd_ >= 0) ::close(fd_);
+  return FileLock(ledger_file.string() + ".lock", O_RDWR | O_CREAT | O_NOFOLLOW, FileLock::Wait::yes,
+                  "ledger " + ledger_file.string());
 }
 
 }  // namespace dpareto::select

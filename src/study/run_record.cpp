@@ -1,5 +1,7 @@
 #include "dpareto/study/run_record.hpp"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -8,6 +10,7 @@
 #include <sstream>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/file_lock.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/pareto/dominance.hpp"
@@ -140,11 +143,21 @@ double run_hypervolume(const RunInfo& info, const std::vector<EvaluationRecord>&
   return pareto::hypervolume_2d(points, axis.map({info.reference_epsilon, info.reference_error}));
 }
 
-RunDirectoryWriter::RunDirectoryWriter(std::string directory, RunInfo info)
-    : directory_(std::move(directory)), info_(std::move(info)) {
+namespace {
+
+// Creates the run directory and locks it (flock on the directory itself): two runs writing the same
+// directory at once would silently replace each other's evaluations.
+FileLock lock_run_directory(const std::string& directory) {
   std::error_code ec;
-  fs::create_directories(directory_, ec);
-  if (ec) throw InputError("--out " + directory_ + ": cannot create directory (" + ec.message() + ")");
+  fs::create_directories(directory, ec);
+  if (ec) throw InputError("--out " + directory + ": cannot create directory (" + ec.message() + ")");
+  return FileLock(directory, O_RDONLY | O_DIRECTORY, FileLock::Wait::no, "--out " + directory);
+}
+
+}  // namespace
+
+RunDirectoryWriter::RunDirectoryWriter(std::string directory, RunInfo info)
+    : directory_(std::move(directory)), info_(std::move(info)), lock_(lock_run_directory(directory_)) {
   flush();
 }
 

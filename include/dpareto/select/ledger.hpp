@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dpareto/core/file_lock.hpp"
 #include "dpareto/privacy/rdp_conversion.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 
@@ -86,16 +87,7 @@ class Ledger {
 // $XDG_DATA_HOME/dpareto/ledgers/<id>.json, else ~/.local/share/dpareto/ledgers/<id>.json.
 std::filesystem::path default_ledger_path(const std::string& dataset_id);
 
-// Holds FILE.lock (flock, exclusive) for its lifetime: one tune at a time per ledger.
-class LedgerLock {
- public:
-  explicit LedgerLock(const std::filesystem::path& ledger_file);
-  ~LedgerLock();
-  LedgerLock(const LedgerLock&) = delete;
-  LedgerLock& operator=(const LedgerLock&) = delete;
-
- private:
-  int fd_ = -1;
-};
+// Takes FILE.lock (flock, exclusive; waits for another tune to finish): one tune at a time per ledger.
+FileLock lock_ledger(const std::filesystem::path& ledger_file);
 
 }  // namespace dpareto::select

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "dpareto/core/file_lock.hpp"
+
 namespace dpareto::study {
 
 struct EvaluationRecord {
@@ -44,7 +46,8 @@ double run_hypervolume(const RunInfo& info, const std::vector<EvaluationRecord>&
 std::vector<std::size_t> run_front(const std::vector<EvaluationRecord>& records);
 
 // Writes the three files of a run directory, rewriting them atomically (write + rename) after
-// every evaluation so that a killed run leaves consistent files.
+// every evaluation so that a killed run leaves consistent files. The directory is locked while the
+// writer lives: a second writer (another process) is refused with an InputError.
 class RunDirectoryWriter {
  public:
   RunDirectoryWriter(std::string directory, RunInfo info);
@@ -60,6 +63,7 @@ class RunDirectoryWriter {
   void flush() const;
   std::string directory_;
   RunInfo info_;
+  FileLock lock_;
   std::vector<EvaluationRecord> records_;
   std::vector<double> hv_history_;
 };
