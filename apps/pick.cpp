@@ -15,6 +15,10 @@
 namespace dpareto::apps {
 namespace {
 
+// Candidates for a private selection (tune): each is trained at least once, so thousands are already
+// far beyond use; the cap keeps a typo from asking for gigabytes.
+constexpr int kMaxCandidates = 10000;
+
 nlohmann::json params_json(const explore::OperatingPoint& p, const space::Space* space) {
   nlohmann::json j = nlohmann::json::object();
   for (std::size_t i = 0; i < p.names.size(); ++i) {
@@ -72,8 +76,9 @@ int run_pick(int argc, char** argv) {
   const std::string from = vm["from"].as<std::string>();
   if (from != "observed" && from != "model") throw InputError("--from " + from + ": expected observed or model");
   const int k = vm.count("candidates") ? vm["candidates"].as<int>() : 0;
-  if (vm.count("candidates") && (k < 1 || !vm.count("out")))
-    throw InputError("--candidates K needs K >= 1 and --out FILE");
+  if (vm.count("candidates") && (k < 1 || k > kMaxCandidates || !vm.count("out")))
+    throw InputError("--candidates " + std::to_string(k) + ": needs 1 <= K <= " + std::to_string(kMaxCandidates) +
+                     " and --out FILE");
   const bool verify = vm["verify"].as<bool>();
   const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
 

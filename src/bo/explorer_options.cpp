@@ -33,7 +33,9 @@ void check_options(const space::Space& space, const ExplorerOptions& options) {
     throw InputError("--reference " + format_number(r[0]) + "," + format_number(r[1]) +
                      ": must be strictly worse than the ideal point (epsilon > " + format_number(ideal_epsilon) +
                      ", error > 0) and finite");
-  if (options.dense_candidates < 1) throw InputError("explorer: dense_candidates must be at least 1");
+  if (options.dense_candidates < 1 || options.dense_candidates > kMaxDenseCandidates)
+    throw InputError("--candidates " + std::to_string(options.dense_candidates) + ": must be in [1, " +
+                     std::to_string(kMaxDenseCandidates) + "] (the acquisition's dense stage holds them all)");
 }
 
 }  // namespace dpareto::bo

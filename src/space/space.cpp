@@ -120,37 +120,20 @@ Params Space::sample_prior(Rng& rng) const {
   return v;
 }
 
-std::vector<Params> Space::grid(int points_per_dimension) const {
-  if (points_per_dimension < 1)
-    throw InputError("grid: points per dimension must be at least 1, got " +
+std::vector<double> Space::grid_axis(std::size_t i, int points_per_dimension) const {
+  if (points_per_dimension < 1 || points_per_dimension > kMaxGridPoints)
+    throw InputError("grid: points per dimension must be in [1, " + std::to_string(kMaxGridPoints) + "], got " +
                      std::to_string(points_per_dimension));
-  std::vector<std::vector<double>> axes(dimension());
-  for (std::size_t i = 0; i < dimension(); ++i) {
-    const auto& p = parameters_[i];
-    const double lo = scaled(p, p.low), hi = scaled(p, p.high);
-    for (int k = 0; k < points_per_dimension; ++k) {
-      const double t = points_per_dimension == 1 ? 0.5 : double(k) / (points_per_dimension - 1);
-      // Endpoints exactly (exp(log(low)) need not equal low).
-      const double v = t == 0 ? p.low : t == 1 ? p.high : snap_value(p, unscaled(p, lo + t * (hi - lo)));
-      if (axes[i].empty() || axes[i].back() != v) axes[i].push_back(v);
-    }
+  const auto& p = parameters_.at(i);
+  const double lo = scaled(p, p.low), hi = scaled(p, p.high);
+  std::vector<double> axis;
+  for (int k = 0; k < points_per_dimension; ++k) {
+    const double t = points_per_dimension == 1 ? 0.5 : double(k) / (points_per_dimension - 1);
+    // Endpoints exactly (exp(log(low)) need not equal low).
+    const double v = t == 0 ? p.low : t == 1 ? p.high : snap_value(p, unscaled(p, lo + t * (hi - lo)));
+    if (axis.empty() || axis.back() != v) axis.push_back(v);
   }
-  std::vector<Params> points;
-  Params current(dimension());
-  // Odometer over the axes, last parameter fastest.
-  std::vector<std::size_t> index(dimension(), 0);
-  while (true) {
-    for (std::size_t i = 0; i < dimension(); ++i) current[i] = axes[i][index[i]];
-    points.push_back(current);
-    std::size_t d = dimension();
-    while (d > 0) {
-      --d;
-      if (++index[d] < axes[d].size()) break;
-      index[d] = 0;
-      if (d == 0) return points;
-    }
-    if (dimension() == 0) return points;
-  }
+  return axis;
 }
 
 Params Space::parse(const std::string& text, const std::string& source) const {

@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "dpareto/bo/explorer.hpp"
+#include "dpareto/bo/grid_search.hpp"
 #include "dpareto/bo/make_proposer.hpp"
 #include "dpareto/core/error.hpp"
 
@@ -148,6 +150,39 @@ TEST_CASE("explorer: grid and random baselines behind the same interface") {
   CHECK(resumed->ask()->params == random->ask()->params);
   options.reference = {0, 1};  // every method checks the same options
   CHECK_THROWS_AS(bo::make_proposer(synthetic_space(), options, 1), InputError);
+}
+
+TEST_CASE("grid search walks the grid lazily, in order, and resumes past what it was told") {
+  // 30 parameters with 3 points each: 3^30 grid points, of which only the proposed are built.
+  std::vector<space::Parameter> parameters;
+  for (int i = 0; i < 30; ++i) {
+    space::Parameter p;
+    p.name = "p" + std::to_string(i);
+    parameters.push_back(p);
+  }
+  const space::Space wide(parameters);
+  bo::GridSearch grid(wide, 3, 1);
+  std::vector<space::Params> expected(4, space::Params(30, 0.0));
+  expected[1][29] = 0.5;
+  expected[2][29] = 1.0;
+  expected[3][28] = 0.5;  // the last parameter runs fastest
+  for (const auto& e : expected) CHECK(grid.ask()->params == e);
+
+  // Same order as the full grid; a fresh proposer told some points (a resume) proposes the rest.
+  const auto all = space::full_grid(synthetic_space(), 4);
+  bo::GridSearch first(synthetic_space(), 4, 1), resumed(synthetic_space(), 4, 1);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto s = first.ask();
+    REQUIRE(s);
+    CHECK(s->params == all[i]);
+    if (i % 3 == 0) resumed.tell({all[i], true, 1, 0.5});
+  }
+  CHECK_FALSE(first.ask());
+  std::vector<space::Params> rest;
+  while (auto s = resumed.ask()) rest.push_back(s->params);
+  CHECK(rest.size() == all.size() - (all.size() + 2) / 3);
+  for (const auto& p : rest) CHECK(std::find(all.begin(), all.end(), p) != all.end());
+  CHECK_THROWS_AS(bo::GridSearch(synthetic_space(), space::Space::kMaxGridPoints + 1, 1), InputError);
 }
 
 TEST_CASE("explorer: bad configurations are refused with InputError") {

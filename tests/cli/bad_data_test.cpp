@@ -105,6 +105,20 @@ TEST_CASE("plot surrogate --resolution outside [4, 400] is refused, not clamped 
   CHECK_FALSE(fs::exists(dir / "s.png"));
 }
 
+TEST_CASE("sizes that would exhaust memory are refused before anything is allocated") {
+  const auto dir = temp_root.dir("sizes");
+  REQUIRE(run_cli("explore --problem svt --budget 6 --init 4 --seed 1 --out " + (dir / "run").string()).status == 0);
+  check_one_line_exit_2(run_cli("pick " + (dir / "run").string() + " --max-epsilon 1000 --candidates 2000000000 --out " +
+                                (dir / "c.json").string()),
+                        "--candidates 2000000000: needs 1 <= K <= 10000");
+  check_one_line_exit_2(run_cli("explore --problem svt --budget 6 --init 4 --candidates 2000000000 --out " +
+                                (dir / "run2").string()),
+                        "--candidates 2000000000: must be in [1, 1000000]");
+  check_one_line_exit_2(run_cli("explore --problem svt --method grid --grid-points 2000000000 --budget 6 --out " +
+                                (dir / "run3").string()),
+                        "points per dimension must be in [1, 1000000], got 2000000000");
+}
+
 TEST_CASE("a write that fails on a full disk is an error, never 'wrote ...' with exit 0") {
   const auto dir = temp_root.dir("full");
   REQUIRE(run_cli("explore --problem svt --budget 8 --init 4 --seed 2 --out " + (dir / "run").string()).status == 0);

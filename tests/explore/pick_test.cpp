@@ -9,6 +9,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/explore/pick.hpp"
 #include "dpareto/problems/registry.hpp"
+#include "dpareto/space/grid.hpp"
 
 using namespace dpareto;
 
@@ -53,7 +54,7 @@ std::string tradeoff_run() {
   info.reference_error = 1;
   study::RunDirectoryWriter writer(dir, info);
   int id = 0;
-  for (const auto& p : problem->space().grid(7)) {
+  for (const auto& p : space::full_grid(problem->space(), 7)) {
     const auto e = problem->evaluate(p, 1);
     study::EvaluationRecord r;
     r.id = ++id;

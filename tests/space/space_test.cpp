@@ -4,6 +4,7 @@
 #include <set>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/space/grid.hpp"
 #include "dpareto/space/space.hpp"
 
 using namespace dpareto;
@@ -35,14 +36,14 @@ TEST_CASE("unit-cube mapping: log scale through log, integers rounded, round tri
 
 TEST_CASE("grid: g points per dimension on each scale, integers de-duplicated") {
   const auto s = mixed();
-  const auto g = s.grid(3);
+  const auto g = space::full_grid(s, 3);
   CHECK(g.size() == 27);
   std::set<double> lrs;
   for (const auto& p : g) lrs.insert(p[1]);
   CHECK(lrs.size() == 3);
   CHECK(lrs.count(1e-3) == 1);
   space::Space small({{"c", Kind::integer, Scale::linear, 1, 3, std::nullopt}});
-  CHECK(small.grid(10).size() == 3);  // only 3 distinct integers
+  CHECK(space::full_grid(small, 10).size() == 3);  // only 3 distinct integers
 }
 
 TEST_CASE("uniform sampling stays in bounds and covers the integer range") {

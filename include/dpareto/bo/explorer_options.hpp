@@ -16,6 +16,9 @@ enum class ReferenceMode { fixed, estimated };
 std::string method_name(Method method);
 std::string reference_mode_name(ReferenceMode mode);
 
+// The dense stage keeps every candidate in memory (d doubles each): 10^6 is far past any benefit.
+inline constexpr int kMaxDenseCandidates = 1000000;
+
 struct ExplorerOptions {
   Method method = Method::dpareto;
   std::string acquisition = kDefaultAcquisition;  // a registered acquisition (acquisition_registry.hpp)
@@ -25,7 +28,7 @@ struct ExplorerOptions {
   pareto::Point2 reference{10, 1};  // (epsilon, error)
   pareto::EpsilonAxis axis{};
   int grid_points = 3;          // grid baseline: points per dimension
-  int dense_candidates = 1000;  // acquisition maximization: random/Sobol stage size
+  int dense_candidates = 1000;  // acquisition maximization: random/Sobol stage size (<= kMaxDenseCandidates)
   int local_starts = 5;         // NLopt local refinements from the best candidates
   int local_evaluations = 60;   // acquisition evaluations per local refinement
   int gp_restarts = 4;          // random restarts besides the warm start, at full refits

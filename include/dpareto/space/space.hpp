@@ -51,9 +51,11 @@ class Space {
   Params sample_uniform(Rng& rng) const;
   // Each parameter's `prior` (DPareto Appx. C) where set, else uniform on its scale.
   Params sample_prior(Rng& rng) const;
-  // The full grid with g points per dimension (equally spaced on each scale; integers rounded and
-  // de-duplicated), in lexicographic order, the last parameter fastest.
-  std::vector<Params> grid(int points_per_dimension) const;
+  // Parameter i's values on a grid of g points per dimension: equally spaced on its scale, the
+  // bounds exactly, integers rounded and de-duplicated (grid.hpp enumerates the grid lazily).
+  // Throws InputError unless 1 <= g <= kMaxGridPoints.
+  std::vector<double> grid_axis(std::size_t i, int points_per_dimension) const;
+  static constexpr int kMaxGridPoints = 1000000;
 
   // "bound=5,noise=0.3": every parameter must be given exactly once. `source` names where the
   // text came from (e.g. "--params") for error messages. Values outside the bounds are returned
