@@ -19,6 +19,7 @@
 #include "dpareto/plot/labelled_run.hpp"
 #include "dpareto/problems/external_command_problem.hpp"
 #include "dpareto/space/space_json.hpp"
+#include "dpareto/study/storage_registry.hpp"
 #include "problem_flags.hpp"
 #include "progress_bar.hpp"
 
@@ -140,6 +141,9 @@ int run_explore(int argc, char** argv) {
       "study", po::value<std::string>(), "SQLite study file: created, or resumed/extended when it exists")(
       "no-retry", po::bool_switch(), "resume: record evaluations a crash left running as failed (default: re-run)")(
       "keep-going", po::bool_switch(), "run the whole budget even when the first evaluations all fail the same way")(
+      "restart-failed-study", po::bool_switch(),
+      "when every evaluation of the --study failed (a mistyped --oracle-cmd, say), keep it as STUDY.failed-N and "
+      "start afresh with the given settings")(
       "oracle-cmd", po::value<std::string>(), "external oracle command template, e.g. 'python3 train.py --lr {lr}'")(
       "space", po::value<std::string>(), "space.json of the external oracle's hyperparameters")(
       "oracle-timeout", po::value<double>()->default_value(0), "seconds before an oracle run is killed (0: never)")(
@@ -155,6 +159,12 @@ int run_explore(int argc, char** argv) {
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
   const auto problem = make_explored_problem(vm, out + "/oracle-logs");
   const explore::ExploreSettings settings = settings_from(vm, *problem, out);
+  if (vm["restart-failed-study"].as<bool>()) {
+    if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
+    if (study::storage_exists(settings.study))
+      std::cerr << "study " << settings.study << ": nothing in it succeeded; kept as "
+                << study::set_aside_failed_study(settings.study) << ", starting afresh\n";
+  }
   auto study = explore::open_run_study(*problem, settings);
   if (!settings.study.empty() && !study->trials().empty())
     std::cerr << "resuming study " << study->location() << ": " << study->completed().size() << " evaluations completed, "

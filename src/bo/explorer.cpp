@@ -129,6 +129,11 @@ void Explorer::restore_state(const nlohmann::json& state) {
     bo_asks_ = state.at("bo_asks").get<int>();
     const auto e = state.at("epsilon_theta").get<std::vector<double>>();
     const auto u = state.at("utility_theta").get<std::vector<double>>();
+    const std::size_t entries = space().dimension() + 2;  // log length-scales, log variance, log noise
+    if (bo_asks_ < 0 || (!e.empty() && e.size() != entries) || (!u.empty() && u.size() != entries))
+      throw InputError("explorer state: bo_asks " + std::to_string(bo_asks_) + " or GP hyperparameters of " +
+                       std::to_string(e.size()) + " and " + std::to_string(u.size()) + " entries (expected " +
+                       std::to_string(entries) + ") do not fit this space");
     if (!e.empty()) surrogates_.epsilon().set_theta(to_vector(e));
     if (!u.empty()) surrogates_.utility().set_theta(to_vector(u));
   } catch (const nlohmann::json::exception& ex) {

@@ -31,6 +31,7 @@ nlohmann::json Proposer::state() const {
 void Proposer::restore_state(const nlohmann::json& state) {
   try {
     asks_ = state.at("asks").get<int>();
+    if (asks_ < 0) throw InputError("explorer state: asks " + std::to_string(asks_) + " is negative");
   } catch (const nlohmann::json::exception& ex) {
     throw InputError(std::string("explorer state: ") + ex.what());
   }

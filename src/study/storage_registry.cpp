@@ -1,5 +1,6 @@
 #include "dpareto/study/storage_registry.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "dpareto/core/error.hpp"
@@ -43,23 +44,57 @@ std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess
   return storage_backend(location).open(location, access);
 }
 
-std::unique_ptr<Storage> open_or_create_study(const std::string& location, const StudyIdentity& identity,
-                                              const RunInfo& info, const nlohmann::json& config, bool seed_given) {
-  if (!storage_exists(location)) return create_storage(location, identity, info, config);
-  auto db = open_storage(location, StorageAccess::read_write);
-  db->check_identity(identity);
+bool nothing_succeeded(const Storage& storage) {
+  return std::all_of(storage.trials().begin(), storage.trials().end(),
+                     [](const Trial& t) { return t.record.status == "failed"; });
+}
+
+std::string set_aside_failed_study(const std::string& location) {
+  const auto& backend = storage_backend(location);
+  if (!backend.set_aside)
+    throw InputError("study " + location + ": its storage back-end cannot set a study aside");
+  {
+    const auto storage = open_storage(location, StorageAccess::read_write);
+    if (!nothing_succeeded(*storage))
+      throw InputError("study " + location + ": refusing to start it afresh: it holds evaluations that succeeded "
+                       "or are still running (only a study whose every evaluation failed can be restarted)");
+  }
+  return backend.set_aside(location);
+}
+
+namespace {
+
+void check_resumable(const Storage& db, const StudyIdentity& identity, const RunInfo& info,
+                     const nlohmann::json& config, bool seed_given) {
+  const std::string& location = db.location();
+  db.check_identity(identity);
   const std::string refuse = "study " + location + ": refusing to continue: ";
-  for (const auto& [key, value] : db->config().items())
+  for (const auto& [key, value] : db.config().items())
     if (!config.contains(key) || config.at(key) != value)
       throw InputError(refuse + "it was run with " + key + "=" + value.dump() + ", not " +
                        (config.contains(key) ? config.at(key).dump() : "(unset)"));
   for (const auto& [key, value] : config.items())
-    if (!db->config().contains(key)) throw InputError(refuse + "it has no setting " + key + " (a different version?)");
-  if (seed_given && db->run_info().seed != info.seed)
+    if (!db.config().contains(key)) throw InputError(refuse + "it has no setting " + key + " (a different version?)");
+  if (seed_given && db.run_info().seed != info.seed)
     throw InputError(refuse + "it was seeded with " +
-                     (db->run_info().seed ? std::to_string(*db->run_info().seed) : std::string("no seed")) + ", not " +
+                     (db.run_info().seed ? std::to_string(*db.run_info().seed) : std::string("no seed")) + ", not " +
                      (info.seed ? std::to_string(*info.seed) : std::string("no seed")) +
                      " (omit --seed to continue its stream)");
+}
+
+}  // namespace
+
+std::unique_ptr<Storage> open_or_create_study(const std::string& location, const StudyIdentity& identity,
+                                              const RunInfo& info, const nlohmann::json& config, bool seed_given) {
+  if (!storage_exists(location)) return create_storage(location, identity, info, config);
+  auto db = open_storage(location, StorageAccess::read_write);
+  try {
+    check_resumable(*db, identity, info, config, seed_given);
+  } catch (const InputError& e) {
+    if (db->trials().empty() || !nothing_succeeded(*db)) throw;
+    throw InputError(std::string(e.what()) + "; all " + std::to_string(db->trials().size()) +
+                     " of its evaluations failed: add --restart-failed-study to set it aside and start afresh");
+  }
   return db;
 }
 

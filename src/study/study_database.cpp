@@ -2,21 +2,27 @@
 
 #include <fcntl.h>
 #include <sqlite3.h>
-#include <sys/file.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <limits>
 #include <set>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/file_lock.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/study/storage_registry.hpp"
 
 namespace dpareto::study {
+namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kFormat = "dpareto-study";
@@ -181,26 +187,30 @@ RunInfo run_info_from_json(const nlohmann::json& v, const std::string& source) {
   return info;
 }
 
-StudyDatabase::StudyDatabase(std::string path, sqlite3* db, int lock_fd)
-    : path_(std::move(path)), db_(db), lock_fd_(lock_fd) {}
+StudyDatabase::StudyDatabase(std::string path, sqlite3* db, std::optional<FileLock> lock)
+    : path_(std::move(path)), lock_(std::move(lock)), db_(db) {}
 
 StudyDatabase::StudyDatabase(StudyDatabase&& o) noexcept
     : path_(std::move(o.path_)),
+      lock_(std::move(o.lock_)),
       db_(o.db_),
-      lock_fd_(o.lock_fd_),
       identity_(std::move(o.identity_)),
       info_(std::move(o.info_)),
       config_(std::move(o.config_)),
       explorer_state_(std::move(o.explorer_state_)),
       trials_(std::move(o.trials_)),
-      completions_(o.completions_) {
+      completions_(o.completions_),
+      private_copy_(std::move(o.private_copy_)) {
   o.db_ = nullptr;
-  o.lock_fd_ = -1;
+  o.private_copy_.clear();
 }
 
 StudyDatabase::~StudyDatabase() {
+  // lock_ is released after this body: after SQLite has closed, as closing any descriptor of the
+  // file releases the process's fcntl locks, SQLite's included.
   if (db_) sqlite3_close_v2(db_);
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // after SQLite has closed: closing releases its fcntl locks
+  std::error_code ec;
+  if (!private_copy_.empty()) fs::remove_all(private_copy_, ec);
 }
 
 std::string StudyDatabase::where() const { return "study " + path_; }
@@ -212,24 +222,31 @@ bool StudyDatabase::exists(const std::string& path) {
 
 namespace {
 
-// Opens the file for the run lock and takes it; throws InputError when another process holds it.
-int take_run_lock(const std::string& path, bool create) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
-  if (fd < 0) throw InputError("study " + path + ": cannot open for writing");
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd);
-    throw InputError("study " + path + ": in use by another dpareto process (locked)");
+// Copies a study file and its write-ahead log into a new private directory; returns the directory.
+std::string copy_for_reading(const std::string& path) {
+  std::string dir = (fs::temp_directory_path() / "dpareto-study-XXXXXX").string();
+  if (!::mkdtemp(dir.data())) throw InputError("study " + path + ": cannot make a private copy to read (" + std::strerror(errno) + ")");
+  std::error_code ec;
+  fs::copy_file(path, dir + "/study.db", ec);
+  if (!ec && fs::exists(path + "-wal")) fs::copy_file(path + "-wal", dir + "/study.db-wal", ec);
+  if (ec) {
+    fs::remove_all(dir);
+    throw InputError("study " + path + ": cannot make a private copy to read (" + ec.message() + ")");
   }
-  return fd;
+  return dir;
 }
 
-sqlite3* open_sqlite(const std::string& path, int flags, int lock_fd) {
+// The run lock: one writer per study file (readers take none).
+FileLock take_run_lock(const std::string& path, bool create) {
+  return FileLock(path, O_RDWR | (create ? O_CREAT : 0), FileLock::Wait::no, "study " + path);
+}
+
+sqlite3* open_sqlite(const std::string& path, int flags) {
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     const std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close_v2(db);
-    if (lock_fd >= 0) ::close(lock_fd);
     throw InputError("study " + path + ": cannot open database (" + msg + ")");
   }
   sqlite3_busy_timeout(db, 2000);
@@ -242,8 +259,8 @@ sqlite3* open_sqlite(const std::string& path, int flags, int lock_fd) {
 StudyDatabase StudyDatabase::create(const std::string& path, const StudyIdentity& identity,
                                     const RunInfo& info, const nlohmann::json& config) {
   if (exists(path)) throw InputError("study " + path + ": already exists");
-  const int lock_fd = take_run_lock(path, true);
-  StudyDatabase s(path, open_sqlite(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, lock_fd), lock_fd);
+  auto lock = take_run_lock(path, true);
+  StudyDatabase s(path, open_sqlite(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE), std::move(lock));
   s.exec("PRAGMA journal_mode=WAL");
   s.exec("PRAGMA synchronous=NORMAL");
   s.initialize(identity, info, config);
@@ -252,7 +269,7 @@ StudyDatabase StudyDatabase::create(const std::string& path, const StudyIdentity
 
 StudyDatabase StudyDatabase::in_memory(const StudyIdentity& identity, const RunInfo& info,
                                        const nlohmann::json& config) {
-  StudyDatabase s(":memory:", open_sqlite(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, -1), -1);
+  StudyDatabase s(":memory:", open_sqlite(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY), std::nullopt);
   s.initialize(identity, info, config);
   return s;
 }
@@ -278,9 +295,17 @@ void StudyDatabase::initialize(const StudyIdentity& identity, const RunInfo& inf
 StudyDatabase StudyDatabase::open(const std::string& path, Access access) {
   if (!exists(path)) throw InputError("study " + path + ": no such study (missing or empty file)");
   const bool write = access == Access::read_write;
-  const int lock_fd = write ? take_run_lock(path, false) : -1;
-  StudyDatabase s(path, open_sqlite(path, write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, lock_fd),
-                  lock_fd);
+  std::optional<FileLock> lock;
+  if (write) lock.emplace(take_run_lock(path, false));
+  // SQLite reads a WAL database only where it can create the log's index (PATH-shm) or finds it: a
+  // study in a directory this user cannot write is read from a private copy.
+  const std::string directory = fs::path(path).has_parent_path() ? fs::path(path).parent_path().string() : ".";
+  const bool private_copy = !write && ::access(directory.c_str(), W_OK) != 0 && !fs::exists(path + "-shm");
+  const std::string copy_dir = private_copy ? copy_for_reading(path) : std::string();
+  const std::string file = private_copy ? copy_dir + "/study.db" : path;
+  StudyDatabase s(path, open_sqlite(file, write || private_copy ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY),
+                  std::move(lock));
+  s.private_copy_ = copy_dir;
   s.load();  // reads and validates only: nothing is written to a file that is not a valid study
   if (write) {
     s.exec("PRAGMA journal_mode=WAL");
@@ -383,6 +408,22 @@ void StudyDatabase::load() {
     r.seed = parse_seed(st.text(14), row);
     trials_.push_back(std::move(t));
   }
+  if (meta.count("unfinished_starts")) {
+    const std::string source = where() + ": metadata 'unfinished_starts'";
+    const auto starts = parse_json(meta["unfinished_starts"], source);
+    if (!starts.is_object()) throw InputError(source + " is not an object");
+    for (const auto& [key, value] : starts.items()) {
+      std::size_t trial = 0;
+      const auto parsed = std::from_chars(key.data(), key.data() + key.size(), trial);
+      const bool known = parsed.ec == std::errc() && parsed.ptr == key.data() + key.size() &&
+                         trial < trials_.size() && trials_[trial].record.status == "running";
+      const double count = value.is_number() ? value.get<double>() : -1;
+      if (!known || !(count >= 0 && count <= 1e6 && count == std::floor(count)))
+        throw InputError(source + ": entry \"" + printable(key) + "\": " + value.dump() +
+                         " is not a start count of a running trial");
+      trials_[trial].unfinished_starts = static_cast<int>(count);
+    }
+  }
   completions_ = static_cast<int>(completions.size());
   if (!completions.empty() && *completions.rbegin() != completions_)
     throw InputError(where() + ": corrupt rows: completion numbers are not 1.." + std::to_string(completions_));
@@ -397,6 +438,7 @@ int StudyDatabase::begin_trial(const std::string& phase, const std::vector<doubl
   t.record.params = params;
   t.record.seed = seed;
   t.started_at = now_unix();
+  t.unfinished_starts = 1;
   Transaction transaction(db_, where());
   {
     Statement st(db_,
@@ -407,17 +449,40 @@ int StudyDatabase::begin_trial(const std::string& phase, const std::vector<doubl
     st.bind(5, std::to_string(seed)).step(where());
   }
   set_meta("explorer_state", explorer_state.dump());
-  transaction.commit();
-  explorer_state_ = explorer_state;
   trials_.push_back(std::move(t));
+  try {
+    save_unfinished_starts();
+    transaction.commit();
+  } catch (...) {
+    trials_.pop_back();
+    throw;
+  }
+  explorer_state_ = explorer_state;
   return trials_.back().trial;
+}
+
+void StudyDatabase::save_unfinished_starts() {
+  nlohmann::json starts = nlohmann::json::object();
+  for (const auto& t : trials_)
+    if (t.record.status == "running" && t.unfinished_starts > 0) starts[std::to_string(t.trial)] = t.unfinished_starts;
+  set_meta("unfinished_starts", starts.dump());
 }
 
 void StudyDatabase::restart_trial(int trial) {
   Trial& t = trials_.at(static_cast<std::size_t>(trial));
   t.started_at = now_unix();
+  ++t.unfinished_starts;
+  Transaction transaction(db_, where());
   Statement st(db_, "UPDATE evaluations SET started_at = ? WHERE trial = ?", where());
   st.bind(1, t.started_at).bind_int(2, trial).step(where());
+  save_unfinished_starts();
+  transaction.commit();
+}
+
+void StudyDatabase::release_trial(int trial) {
+  Trial& t = trials_.at(static_cast<std::size_t>(trial));
+  if (t.unfinished_starts > 0) --t.unfinished_starts;
+  save_unfinished_starts();
 }
 
 const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationRecord& result,
@@ -442,6 +507,9 @@ const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationR
     st.bind(9, finished).bind(10, result.message).bind_int(11, trial).step(where());
   }
   set_meta("explorer_state", explorer_state.dump());
+  t.unfinished_starts = 0;
+  t.record.status = result.status;  // before saving the start counts, which list running trials only
+  save_unfinished_starts();
   transaction.commit();
   if (expensive) exec("PRAGMA synchronous=NORMAL");
   completions_ = completion;
@@ -472,6 +540,20 @@ void StudyDatabase::set_run_info(const RunInfo& info) {
 
 namespace {
 
+// Renames a closed study file (and a write-ahead log left beside it) to PATH.failed-N, the first N
+// free; never replaces a file.
+std::string set_aside_study_file(const std::string& path) {
+  for (int n = 1;; ++n) {
+    const std::string kept = path + ".failed-" + std::to_string(n);
+    if (::renameat2(AT_FDCWD, path.c_str(), AT_FDCWD, kept.c_str(), RENAME_NOREPLACE) == 0) {
+      ::renameat2(AT_FDCWD, (path + "-wal").c_str(), AT_FDCWD, (kept + "-wal").c_str(), RENAME_NOREPLACE);
+      ::unlink((path + "-shm").c_str());  // an index of the log, rebuilt on open
+      return kept;
+    }
+    if (errno != EEXIST) throw InputError("study " + path + ": cannot rename it to " + kept + " (" + std::strerror(errno) + ")");
+  }
+}
+
 // The default back-end: a study location without a registered scheme is an SQLite file.
 const StorageRegistration sqlite_backend({"", &StudyDatabase::exists,
                                           [](const std::string& location, const StudyIdentity& identity,
@@ -481,7 +563,8 @@ const StorageRegistration sqlite_backend({"", &StudyDatabase::exists,
                                           },
                                           [](const std::string& location, StorageAccess access) {
                                             return std::make_unique<StudyDatabase>(StudyDatabase::open(location, access));
-                                          }});
+                                          },
+                                          &set_aside_study_file});
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/core/stop_request.hpp"
 
@@ -31,18 +32,27 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
     proposer_.tell(record);
     on_complete(record);
   }
-  if (!storage_.explorer_state().is_null()) proposer_.restore_state(storage_.explorer_state());
+  if (!storage_.explorer_state().is_null()) {
+    try {
+      proposer_.restore_state(storage_.explorer_state());
+    } catch (const std::exception& e) {  // an edited or damaged study: name it
+      throw InputError("study " + storage_.location() + ": corrupt explorer state (" + printable(e.what()) + ")");
+    }
+  }
 
   std::deque<int> requeued;
   for (const auto& t : storage_.trials()) {
     if (t.record.status != "running" || !storage_.claim_trial(t.trial)) continue;
-    if (settings_.retry_interrupted) {
+    const bool poisoned = t.unfinished_starts >= kCrashLimit;
+    if (settings_.retry_interrupted && !poisoned) {
       requeued.push_back(t.trial);
       continue;
     }
     EvaluationRecord failed = t.record;
     failed.status = "failed";
-    failed.message = "interrupted: the evaluation was running when the previous run stopped (--no-retry)";
+    failed.message = poisoned ? "dpareto ended abnormally (crashed or was killed) " + std::to_string(t.unfinished_starts) +
+                                    " times while evaluating this setting; recorded as failed so the study can go on"
+                              : "interrupted: the evaluation was running when the previous run stopped (--no-retry)";
     proposer_.tell(failed);
     on_complete(storage_.finish_trial(t.trial, failed, proposer_.state()));
   }
@@ -132,6 +142,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
       threads.erase(d.trial);
       if (d.interrupted) {  // left `running` in the study: a resume evaluates it again
         outcome.interrupted_signal = d.interrupted;
+        storage_.release_trial(d.trial);
         continue;
       }
       const Trial& t = storage_.trials().at(static_cast<std::size_t>(d.trial));

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -127,4 +128,85 @@ TEST_CASE("CLI: bad input is one line naming the file and the problem, exit non-
                          "svt.db: in use by another dpareto process");
   }
   CHECK(read_text(dir / "svt.db") == before);
+}
+
+TEST_CASE("CLI: export only reads: a study in a directory the user cannot write exports") {
+  const auto dir = temp_root.dir("readonly");
+  const auto studies = dir / "studies";
+  fs::create_directories(studies);
+  REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study",
+                    (studies / "svt.db").string(), "--out", "out"}).status == 0);
+  const std::string before = read_text(studies / "svt.db");
+  fs::permissions(studies, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                               fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(dir, fs::perms::all);  // the export's --out is writable by everyone
+  // root writes anywhere: run the export as `nobody` then (setpriv, util-linux).
+  std::vector<std::string> args{"export", (studies / "svt.db").string(), "--out", (dir / "exported").string()};
+  int status = 0;
+  if (::geteuid() == 0) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, 1);
+      std::vector<std::string> full{"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", DPARETO_CLI};
+      full.insert(full.end(), args.begin(), args.end());
+      std::vector<char*> argv;
+      for (auto& a : full) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execvp("setpriv", argv.data());
+      ::_exit(127);
+    }
+    ::waitpid(pid, &status, 0);
+    status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  } else {
+    status = run(dir, args).status;
+  }
+  CHECK(status == 0);
+  CHECK(read_text(dir / "exported" / "evaluations.csv") == read_text(dir / "out" / "evaluations.csv"));
+  CHECK(read_text(studies / "svt.db") == before);
+  CHECK(!fs::exists(studies / "svt.db-shm"));
+  fs::permissions(studies, fs::perms::owner_all, fs::perm_options::add);
+}
+
+TEST_CASE("CLI: a study in which every evaluation failed can be started afresh with corrected settings") {
+  const auto dir = temp_root.dir("restart");
+  std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
+  std::ofstream(dir / "oracle.sh") << "#!/bin/sh\necho '{\"epsilon\": 1, \"utility\": 0.5}'\n";
+  fs::permissions(dir / "oracle.sh", fs::perms::owner_all);
+  auto args = [&](const std::string& command) {
+    return std::vector<std::string>{"explore", "--space", "space.json", "--oracle-cmd", command, "--budget", "4",
+                                    "--init", "4", "--seed", "1", "--study", "s.db", "--out", "out"};
+  };
+  REQUIRE(run(dir, args("./oracel.sh {x}")).status == 1);  // a typo: every evaluation fails
+  const auto refused = run(dir, args("./oracle.sh {x}"));
+  check_one_line_error(refused, "all 3 of its evaluations failed: add --restart-failed-study to set it aside");
+  auto restart = args("./oracle.sh {x}");
+  restart.push_back("--restart-failed-study");
+  const auto r = run(dir, restart);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("kept as s.db.failed-1") != std::string::npos);
+  CHECK(StudyDatabase::open((dir / "s.db").string(), StudyDatabase::Access::read_only).completed().size() == 4);
+  const auto kept = StudyDatabase::open((dir / "s.db.failed-1").string(), StudyDatabase::Access::read_only);
+  CHECK(kept.completed().size() == 3);
+  CHECK(kept.identity().settings.dump().find("oracel.sh") != std::string::npos);
+  // A study with a success is never set aside.
+  check_one_line_error(run(dir, restart), "refusing to start it afresh: it holds evaluations that succeeded");
+}
+
+TEST_CASE("CLI: a corrupt explorer state in a study is an error naming the study") {
+  const auto dir = temp_root.dir("corruptstate");
+  REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study", "s.db",
+                    "--out", "out"}).status == 0);
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open((dir / "s.db").c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "UPDATE study_meta SET value = '{\"asks\": 3, \"bo_asks\": 1, \"epsilon_theta\": [1, 2], "
+                           "\"utility_theta\": []}' WHERE key = 'explorer_state'",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  const auto r = run(dir, {"explore", "--problem", "svt", "--budget", "5", "--init", "2", "--seed", "1", "--study",
+                           "s.db", "--out", "out"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find("\ndpareto explore: error: study s.db: corrupt explorer state (explorer state: bo_asks 1 or GP "
+                   "hyperparameters of 2 and 0 entries (expected 4) do not fit this space)\n") != std::string::npos);
 }

@@ -111,3 +111,64 @@ TEST_CASE("when dpareto is killed with SIGKILL, the oracle and the children it l
   CHECK(wait_status(pid) == -1);
   CHECK(both_gone(oracle, child));
 }
+
+TEST_CASE("an evaluation that was running when dpareto died twice is recorded as failed; a clean stop does not count") {
+  const auto dir = temp_root.dir("crashtwice");
+  write_oracle(dir);
+  // slow.sh hangs while `hang` exists, and otherwise answers at once.
+  std::ofstream(dir / "slow.sh") << "#!/bin/sh\nif [ -e hang ]; then echo $$ > oracle.pid; sleep 300 & echo $! > child.pid; "
+                                    "wait; fi\necho '{\"epsilon\": 1, \"utility\": 0.5}'\n";
+  std::ofstream(dir / "hang");
+  const std::vector<std::string> args{"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string() + " {x}",
+                                      "--budget", "3", "--init", "3", "--seed", "1", "--study", "s.db", "--out", "out"};
+  const auto stop = [&](int signal) {
+    fs::remove(dir / "child.pid");
+    const pid_t pid = spawn(dir, args);
+    const auto [oracle, child] = wait_for_oracle(dir);
+    ::kill(pid, signal);
+    wait_status(pid);
+    CHECK(both_gone(oracle, child));
+  };
+  const auto starts = [&] {
+    const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
+                                                        dpareto::study::StudyDatabase::Access::read_only);
+    REQUIRE(db.trials().size() == 1);
+    CHECK(db.trials()[0].record.status == "running");
+    return db.trials()[0].unfinished_starts;
+  };
+  stop(SIGKILL);
+  CHECK(starts() == 1);
+  stop(SIGTERM);  // the resumed evaluation stopped on request: not a crash
+  CHECK(starts() == 1);
+  stop(SIGKILL);
+  CHECK(starts() == 2);
+  fs::remove(dir / "hang");
+  CHECK(wait_status(spawn(dir, args)) == 0);
+  const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
+                                                      dpareto::study::StudyDatabase::Access::read_only);
+  REQUIRE(db.completed().size() == 3);
+  CHECK(db.trials()[0].record.status == "failed");
+  CHECK(db.trials()[0].record.message.find("ended abnormally (crashed or was killed) 2 times") != std::string::npos);
+  CHECK(db.trials()[1].record.status == "ok");
+  CHECK(read_text(dir / "out" / "evaluations.csv").find("ended abnormally") != std::string::npos);
+}
+
+TEST_CASE("two runs never write the same run directory at once") {
+  const auto dir = temp_root.dir("outlock");
+  write_oracle(dir);
+  const std::vector<std::string> args{"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
+                                      "--budget", "4", "--init", "2", "--seed", "1", "--out", "out"};
+  const pid_t first = spawn(dir, args);
+  const auto [oracle, child] = wait_for_oracle(dir);
+  const auto second_dir = temp_root.dir("outlock-second");
+  auto second_args = args;
+  second_args.back() = (dir / "out").string();
+  second_args[2] = (dir / "space.json").string();
+  CHECK(wait_status(spawn(second_dir, second_args)) == 2);
+  const std::string err = read_text(second_dir / "stderr.txt");
+  CHECK(err == "dpareto explore: error: --out " + (dir / "out").string() +
+                   ": in use by another dpareto process (locked)\n");
+  ::kill(first, SIGTERM);
+  CHECK(wait_status(first) == 128 + SIGTERM);
+  CHECK(both_gone(oracle, child));
+}

@@ -43,11 +43,16 @@ class MemoryStorage : public Storage {
     t.record.status = "running";
     t.record.params = params;
     t.record.seed = seed;
+    t.unfinished_starts = 1;
     s_.trials.push_back(t);
     s_.state = state;
     return t.trial;
   }
-  void restart_trial(int trial) override { ++restarts[trial]; }
+  void restart_trial(int trial) override {
+    ++restarts[trial];
+    ++s_.trials.at(static_cast<std::size_t>(trial)).unfinished_starts;
+  }
+  void release_trial(int trial) override { --s_.trials.at(static_cast<std::size_t>(trial)).unfinished_starts; }
   const EvaluationRecord& finish_trial(int trial, const EvaluationRecord& result,
                                        const nlohmann::json& state) override {
     auto& r = s_.trials.at(static_cast<std::size_t>(trial)).record;
@@ -59,6 +64,7 @@ class MemoryStorage : public Storage {
     r.params = params;
     r.seed = seed;
     r.id = static_cast<int>(completed().size()) + 1;
+    s_.trials.at(static_cast<std::size_t>(trial)).unfinished_starts = 0;
     s_.state = state;
     return r;
   }

@@ -251,6 +251,9 @@ TEST_CASE("bad study files are refused with one line naming the file, and left u
   expect_refused(corrupt, "does not match its completion number");
   sql(corrupt, "UPDATE evaluations SET status = 'ok', epsilon = 'abc' WHERE trial = 1;");
   expect_refused(corrupt, "not a number");
+  sql(corrupt, "UPDATE evaluations SET epsilon = 1 WHERE trial = 1;"
+               "INSERT OR REPLACE INTO study_meta VALUES ('unfinished_starts', '{\"1\": 2}');");
+  expect_refused(corrupt, "metadata 'unfinished_starts': entry \"1\": 2 is not a start count of a running trial");
 
   const auto busy = dir / "busy.db";
   run_study(busy.string(), 2);

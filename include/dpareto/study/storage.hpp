@@ -28,6 +28,9 @@ struct Trial {
   int trial = 0;            // proposal order, 0-based
   EvaluationRecord record;  // record.id = completion order (0 while running)
   double started_at = 0, finished_at = 0;
+  // While running: how many times a process started this evaluation and ended without finishing it
+  // or stopping cleanly (crashed, or was killed) — counted from each start, uncounted by release_trial.
+  int unfinished_starts = 0;
 };
 
 enum class StorageAccess { read_only, read_write };
@@ -58,6 +61,9 @@ class Storage {
                           const nlohmann::json& explorer_state) = 0;
   // A running evaluation restarted (after a crash), by this process.
   virtual void restart_trial(int trial) = 0;
+  // This process stopped evaluating a running trial on request (a stop signal): the trial stays
+  // running for a resume, and this start does not count as a crash.
+  virtual void release_trial(int trial) = 0;
   // Completes a running evaluation: `result` carries status ok|failed and the measurements; the
   // completion number is assigned here and returned in the stored record.
   virtual const EvaluationRecord& finish_trial(int trial, const EvaluationRecord& result,

@@ -21,6 +21,9 @@ struct StorageBackend {
       create;
   // An existing study, validated before anything is written; InputError naming the location.
   std::function<std::unique_ptr<Storage>(const std::string& location, StorageAccess access)> open;
+  // Optional: moves the study out of the way, keeping it under the returned name; the location is
+  // free afterwards.
+  std::function<std::string(const std::string& location)> set_aside = {};
 };
 
 struct StorageRegistration {
@@ -35,10 +38,18 @@ std::unique_ptr<Storage> create_storage(const std::string& location, const Study
                                         const nlohmann::json& config);
 std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess access);
 
+// A study in which nothing succeeded (every completed evaluation failed, none is running): a
+// mistyped oracle command, say. Such a study may be set aside and started afresh with other settings.
+bool nothing_succeeded(const Storage& storage);
+// `dpareto explore --restart-failed-study`: sets aside the study at `location` (InputError unless
+// nothing_succeeded) and returns where it was kept.
+std::string set_aside_failed_study(const std::string& location);
+
 // `dpareto explore --study LOCATION`: creates the study when none exists there; otherwise opens it
 // for writing and refuses (InputError naming the study and the difference) a different identity, a
 // different explorer configuration, or a seed that differs from the stored one (`seed_given`: the
-// user passed --seed). The run seed to use is the returned study's run_info().seed.
+// user passed --seed). The run seed to use is the returned study's run_info().seed. A refusal of a
+// study in which nothing succeeded says how to start it afresh.
 std::unique_ptr<Storage> open_or_create_study(const std::string& location, const StudyIdentity& identity,
                                               const RunInfo& info, const nlohmann::json& config, bool seed_given);
 

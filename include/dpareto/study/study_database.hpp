@@ -11,17 +11,21 @@
 //               phase, status ('running'|'ok'|'failed'), params (JSON array), epsilon, delta,
 //               utility, utility_min, utility_max, seconds, started_at, finished_at (Unix
 //               seconds), message, seed (decimal text of the 64-bit seed given to the oracle))
+// study_meta 'unfinished_starts' is a JSON object {"trial": n} of Trial::unfinished_starts for the
+// running trials with n > 0 (absent in studies written before it: read as none).
 // Every state change is one transaction. WAL with synchronous=NORMAL: a committed transaction
 // survives a killed or crashed process; the completion of an evaluation that took 1 s or more is
 // committed with synchronous=FULL (fsync), so that it also survives a power cut. A study
 // opened for writing holds an exclusive flock on the file for its lifetime, so two runs never
-// write the same study; readers (export) need no lock.
+// write the same study; readers (export) need no lock, nor write access (a study in a directory
+// they cannot write is read from a private copy, as SQLite could not create the log's index there).
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "dpareto/core/file_lock.hpp"
 #include "dpareto/study/storage.hpp"
 
 struct sqlite3;
@@ -61,6 +65,7 @@ class StudyDatabase : public Storage {
   int begin_trial(const std::string& phase, const std::vector<double>& params, std::uint64_t seed,
                   const nlohmann::json& explorer_state) override;
   void restart_trial(int trial) override;
+  void release_trial(int trial) override;
   const EvaluationRecord& finish_trial(int trial, const EvaluationRecord& result,
                                        const nlohmann::json& explorer_state) override;
   void set_explorer_state(const nlohmann::json& state) override;
@@ -70,22 +75,24 @@ class StudyDatabase : public Storage {
   void heartbeat(int) override {}
 
  private:
-  StudyDatabase(std::string path, sqlite3* db, int lock_fd);
+  StudyDatabase(std::string path, sqlite3* db, std::optional<FileLock> lock);
   void initialize(const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config);
   void load();
   void exec(const std::string& sql);
   void set_meta(const std::string& key, const std::string& value);
+  void save_unfinished_starts();
   std::string where() const;
 
   std::string path_;
+  std::optional<FileLock> lock_;  // the run lock, while open for writing
   sqlite3* db_ = nullptr;
-  int lock_fd_ = -1;
   StudyIdentity identity_;
   RunInfo info_;
   nlohmann::json config_;
   nlohmann::json explorer_state_;
   std::vector<Trial> trials_;
   int completions_ = 0;
+  std::string private_copy_;  // read-only access to a study in a directory we cannot write: the copy read
 };
 
 // Plain JSON forms of RunInfo, as stored in the study.

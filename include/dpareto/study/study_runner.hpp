@@ -5,6 +5,8 @@
 // Resume: the completed evaluations are told to the proposer in completion order (never re-run),
 // its saved state (ask counter, GP warm start) is restored, and evaluations left `running` are
 // evaluated again with their stored parameters and seed (or, without retry, recorded as failed).
+// An evaluation that was running each time dpareto ended abnormally, kCrashLimit times (a setting
+// that crashes dpareto, say), is recorded as failed with that reason instead: it cannot wedge a study.
 // A seeded sequential run resumed this way ends with exactly the evaluations of an uninterrupted one.
 #include <cstdint>
 #include <functional>
@@ -57,6 +59,7 @@ struct RunnerOutcome {
 class StudyRunner {
  public:
   static constexpr int kHeartbeatSeconds = 10;
+  static constexpr int kCrashLimit = 2;
   StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluator, RunnerSettings settings);
   // Replays the stored evaluations (each passed to `on_complete`, in completion order), then runs
   // until the study holds `budget` completed evaluations or the proposer has nothing left.
