@@ -6,10 +6,45 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::apps {
+
+namespace {
+
+// Stores a config file's flags line by line (the command line, stored first, wins), so that every
+// error names the file and line: an unknown flag, a bad value, a flag given twice, a line that is
+// not `flag = value`.
+void store_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm) {
+  std::ifstream in(path);
+  if (!in) throw InputError("--config " + path + ": cannot open file");
+  std::map<std::string, int> first_line;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string where = "--config " + path + ":" + std::to_string(number);
+    const auto start = line.find_first_not_of(" \t\r");
+    if (start == std::string::npos || line[start] == '#' || line[start] == '[') continue;
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) throw InputError(where + ": '" + printable(line) + "' is not 'flag = value'");
+    std::string name = line.substr(start, eq - start);
+    name.erase(name.find_last_not_of(" \t") + 1);
+    if (!options.find_nothrow(name, false)) throw InputError(where + ": unknown flag '" + printable(name) + "'");
+    if (const auto [it, fresh] = first_line.emplace(name, number); !fresh)
+      throw InputError(where + ": '" + name + "' given again (first on line " + std::to_string(it->second) + ")");
+    std::istringstream one(line);
+    try {
+      po::store(po::parse_config_file(one, options), vm);
+    } catch (const po::error& e) {
+      throw InputError(where + ": " + printable(e.what()));
+    }
+  }
+}
+
+}  // namespace
 
 std::optional<po::variables_map> parse_command_line(const std::string& usage_line,
                                                     po::options_description options, int argc,
@@ -34,13 +69,7 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
       if (!std::filesystem::is_regular_file(path, ec))
         throw InputError("--config " + path + ": not a regular file");
       if (std::filesystem::file_size(path, ec) > (1u << 20)) throw InputError("--config " + path + ": larger than 1 MiB");
-      std::ifstream in(path);
-      if (!in) throw InputError("--config " + path + ": cannot open file");
-      try {
-        po::store(po::parse_config_file(in, options), vm);  // command line stored first wins
-      } catch (const po::error& e) {
-        throw InputError("--config " + path + ": " + e.what());
-      }
+      store_config_file(path, options, vm);
     }
     // A negative --seed would wrap to 2^64 - 1 in an unsigned option: refuse it as written.
     for (int i = 1; i < argc; ++i)

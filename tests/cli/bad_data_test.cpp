@@ -142,10 +142,18 @@ TEST_CASE("flags and configs that used to be taken silently or wrongly are one-l
                         "not a regular file");
   check_one_line_exit_2(run_cli("explore --problem svt --config /dev/zero --out " + (dir / "o").string()),
                         "--config /dev/zero: not a regular file");
-  std::ofstream(dir / "bad.ini") << "budget = many\n";
-  check_one_line_exit_2(run_cli("explore --problem svt --config " + (dir / "bad.ini").string() + " --out " +
-                                (dir / "o").string()),
-                        "--config " + (dir / "bad.ini").string());
+  // Config errors name the file and the line.
+  const std::vector<std::pair<std::string, std::string>> configs{
+      {"# budget\n\nbudget = many\n", ":3: the argument ('many') for option 'budget' is invalid"},
+      {"init = 4\nbudgte = 6\n", ":2: unknown flag 'budgte'"},
+      {"budget = 6\ninit = 4\nbudget = 7\n", ":3: 'budget' given again (first on line 1)"},
+      {"budget 6\n", ":1: 'budget 6' is not 'flag = value'"}};
+  for (const auto& [text, message] : configs) {
+    std::ofstream(dir / "bad.ini") << text;
+    check_one_line_exit_2(run_cli("explore --problem svt --config " + (dir / "bad.ini").string() + " --out " +
+                                  (dir / "o").string()),
+                          "--config " + (dir / "bad.ini").string() + message);
+  }
   check_one_line_exit_2(run_cli("explore --problem svt --seed -1 --out " + (dir / "o").string()),
                         "--seed -1: expected a non-negative integer");
   check_one_line_exit_2(run_cli("explore --problem svt --budget 2000000000 --out " + (dir / "o").string()),
