@@ -114,6 +114,8 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   if (vm.count("seed")) settings.seed = vm["seed"].as<std::uint64_t>();
   if (vm.count("study")) settings.study = vm["study"].as<std::string>();
   settings.retry_interrupted = !vm["no-retry"].as<bool>();
+  settings.crash_limit = vm["crash-limit"].as<int>();
+  if (settings.crash_limit < 0) throw InputError("--crash-limit " + std::to_string(settings.crash_limit) + ": must be >= 0");
   settings.keep_going = vm["keep-going"].as<bool>();
   settings.out = out;
   settings.problem_options = problem_options_from(vm);
@@ -140,6 +142,9 @@ int run_explore(int argc, char** argv) {
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
       "study", po::value<std::string>(), "SQLite study file: created, or resumed/extended when it exists")(
       "no-retry", po::bool_switch(), "resume: record evaluations a crash left running as failed (default: re-run)")(
+      "crash-limit", po::value<int>()->default_value(2),
+      "resume: record as failed an evaluation that was running each time dpareto crashed or was killed, this many "
+      "times (0: re-run it forever)")(
       "keep-going", po::bool_switch(), "run the whole budget even when the first evaluations all fail the same way")(
       "restart-failed-study", po::bool_switch(),
       "when every evaluation of the --study failed (a mistyped --oracle-cmd, say), keep it as STUDY.failed-N and "

@@ -5,7 +5,8 @@
 //   - every evaluation the oracle completed is recorded exactly once (re-runs of evaluations a kill
 //     interrupted before they were recorded reuse their trial and seed);
 //   - the study holds exactly `budget` evaluations and passes PRAGMA integrity_check;
-//   - the evaluations equal those of an uninterrupted run with the same seed.
+//   - the evaluations equal those of an uninterrupted run with the same seed (with --crash-limit 0:
+//     an evaluation that two kills interrupted is re-run, not recorded as failed).
 //   build/bench_study_crash [kills=20] [budget=120] [seed=1] [dpareto CLI, default: next to this program]
 #include <fcntl.h>
 #include <signal.h>
@@ -87,7 +88,8 @@ int main(int argc, char** argv) {
         (source / "experiments/example_oracle_space.json").string(), "--oracle-cmd",
         "python3 " + (source / "experiments/crash_test_oracle.py").string() + " " + ledger.string() +
             " --lr {lr} --epochs {epochs} --noise {noise} --seed {seed}",
-        "--budget", std::to_string(budget), "--seed", seed, "--init", "8", "--out", (dir / "out").string()};
+        "--budget", std::to_string(budget), "--seed", seed, "--init", "8", "--out", (dir / "out").string(),
+        "--crash-limit", "0"};  // two kills may land in one evaluation: it must still be re-run, not failed
   };
   const fs::path study = dir / "crash.db";
   std::mt19937_64 rng(2024);

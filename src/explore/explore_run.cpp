@@ -23,7 +23,8 @@ ExploreRun::ExploreRun(const problems::Problem& problem, const ExploreSettings& 
   adapter_ = std::make_unique<ExplorerProposer>(*proposer_);
   runner_ = std::make_unique<study::StudyRunner>(
       *study_, *adapter_, problem_evaluator(problem),
-      study::RunnerSettings{settings_.budget, settings_.workers, *info.seed, settings_.retry_interrupted});
+      study::RunnerSettings{settings_.budget, settings_.workers, *info.seed, settings_.retry_interrupted,
+                            settings_.crash_limit});
   writer_ = std::make_unique<study::RunDirectoryWriter>(settings_.out, info);
 }
 

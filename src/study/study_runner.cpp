@@ -43,7 +43,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   std::deque<int> requeued;
   for (const auto& t : storage_.trials()) {
     if (t.record.status != "running" || !storage_.claim_trial(t.trial)) continue;
-    const bool poisoned = t.unfinished_starts >= kCrashLimit;
+    const bool poisoned = settings_.crash_limit > 0 && t.unfinished_starts >= settings_.crash_limit;
     if (settings_.retry_interrupted && !poisoned) {
       requeued.push_back(t.trial);
       continue;

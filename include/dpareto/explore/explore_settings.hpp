@@ -17,6 +17,7 @@ struct ExploreSettings {
   std::optional<std::uint64_t> seed;         // absent: drawn from the OS CSPRNG and recorded
   std::string study;                         // SQLite study file; empty: in memory, not resumable
   bool retry_interrupted = true;             // resume: re-run evaluations a crash left running
+  int crash_limit = 2;                       // resume: fail an evaluation running at this many abnormal ends
   bool keep_going = false;                   // run the whole budget even when the first ones fail alike
   std::string out;                           // run directory (evaluations.csv, front.csv, summary.json)
   problems::ProblemOptions problem_options;  // as given, recorded so that pick/plot rebuild the problem

@@ -5,8 +5,9 @@
 // Resume: the completed evaluations are told to the proposer in completion order (never re-run),
 // its saved state (ask counter, GP warm start) is restored, and evaluations left `running` are
 // evaluated again with their stored parameters and seed (or, without retry, recorded as failed).
-// An evaluation that was running each time dpareto ended abnormally, kCrashLimit times (a setting
-// that crashes dpareto, say), is recorded as failed with that reason instead: it cannot wedge a study.
+// An evaluation that was running each time dpareto ended abnormally, `crash_limit` times (a setting
+// that crashes dpareto, say; a SIGKILL or power cut looks the same), is recorded as failed with that
+// reason instead: it cannot wedge a study.
 // A seeded sequential run resumed this way ends with exactly the evaluations of an uninterrupted one.
 #include <cstdint>
 #include <functional>
@@ -45,6 +46,7 @@ struct RunnerSettings {
   int workers = 1;                // evaluations running at once
   std::uint64_t seed = 0;         // run seed; evaluation seeds derive from it
   bool retry_interrupted = true;  // re-run evaluations a crash left running (else: failed)
+  int crash_limit = 2;            // abnormal ends during one evaluation before it is failed (0: never)
 };
 
 // The oracle seed of the evaluation proposed `issue`-th (1-based) in a run seeded with `run_seed`.
@@ -59,7 +61,6 @@ struct RunnerOutcome {
 class StudyRunner {
  public:
   static constexpr int kHeartbeatSeconds = 10;
-  static constexpr int kCrashLimit = 2;
   StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluator, RunnerSettings settings);
   // Replays the stored evaluations (each passed to `on_complete`, in completion order), then runs
   // until the study holds `budget` completed evaluations or the proposer has nothing left.
