@@ -116,8 +116,7 @@ int run_exact(int argc, char** argv) {
   info.method = "exact";
   info.seed = seed;
   for (const auto& p : space.parameters()) info.parameter_names.push_back(p.name);
-  info.reference_epsilon = spec.epsilon;
-  info.reference_error = spec.error;
+  info.objectives.set_reference({spec.epsilon, spec.error});
   info.hv_axis = spec.axis == problems::HvAxis::log10 ? "log" : "linear";
   info.log_floor = spec.log_floor;
   info.extra = {{"seed_source", "user"}, {"points", counts}, {"delta", problem->delta()},
@@ -125,7 +124,7 @@ int run_exact(int argc, char** argv) {
   study::RunDirectoryWriter writer(vm["out"].as<std::string>(), info);
   writer.add_many(records);
   std::cout << "exact " << problem->name() << ": " << records.size() << " grid evaluations, front of "
-            << study::run_front(writer.records()).size() << " points, hypervolume "
+            << study::run_front(writer.records(), info.objectives).size() << " points, hypervolume "
             << format_number(writer.hv_history().back()) << " (" << info.hv_axis << " epsilon axis)\nwrote "
             << vm["out"].as<std::string>() << "\n";
   return 0;

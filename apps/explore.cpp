@@ -81,11 +81,11 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   explorer_options.initial_from_prior = vm["prior"].as<bool>();
   explorer_options.grid_points = vm["grid-points"].as<int>();
   explorer_options.dense_candidates = vm["candidates"].as<int>();
-  explorer_options.reference = {spec.epsilon, spec.error};
+  explorer_options.objectives.set_reference({spec.epsilon, spec.error});
   if (vm.count("reference")) {
     const auto r = parse_number_list(vm["reference"].as<std::string>(), "--reference");
     if (r.size() != 2) throw InputError("--reference " + vm["reference"].as<std::string>() + ": expected EPSILON,ERROR");
-    explorer_options.reference = {r[0], r[1]};
+    explorer_options.objectives.set_reference(r);
   }
   explorer_options.axis.kind = spec.axis == problems::HvAxis::log10 ? pareto::EpsilonAxis::Kind::log10
                                                                      : pareto::EpsilonAxis::Kind::linear;
@@ -203,7 +203,7 @@ int run_explore(int argc, char** argv) {
   if (vm.count("png")) plot::render(plot::front_figure({plot::load_run(out)}), vm["png"].as<std::string>(), plot::Canvas{});
   const auto& records = writer.records();
   const auto failed = std::count_if(records.begin(), records.end(), [](const auto& r) { return !r.ok(); });
-  const auto front = study::run_front(records);
+  const auto front = study::run_front(records, info.objectives);
   const double hv = writer.hv_history().empty() ? 0.0 : writer.hv_history().back();
   const auto& timings = run.proposer().timings();
   if (vm["json"].as<bool>()) {
@@ -217,8 +217,8 @@ int run_explore(int argc, char** argv) {
   } else {
     std::cout << "explored " << info.problem << " with " << info.method << ": " << records.size() << " evaluations ("
               << failed << " failed), front of " << front.size() << " points, hypervolume " << format_number(hv)
-              << " (" << info.hv_axis << " epsilon axis, reference " << format_number(info.reference_epsilon) << ","
-              << format_number(info.reference_error) << ")\n"
+              << " (" << info.hv_axis << " epsilon axis, reference " << format_number(info.objectives[0].reference) << ","
+              << format_number(info.objectives[1].reference) << ")\n"
               << "ask() time: GP fit " << timings.gp_fit << " s, acquisition " << timings.acquisition << " s\n"
               << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}"
               << (!settings.study.empty() ? " and study " + run.study().location() : std::string()) << "\n";

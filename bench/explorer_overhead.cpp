@@ -34,7 +34,7 @@ bo::Observation oracle(const space::Params& p, Rng& rng) {
   const double progress = 1 - std::exp(-steps * lr * std::min(clip, 1.0) / 50);
   const double noise = sigma * clip / lot * std::sqrt(steps) * lr * 10;
   const double utility = 0.24 + 0.61 * progress / (1 + noise) + 0.005 * std::normal_distribution<double>(0, 1)(rng);
-  return {p, true, epsilon, std::clamp(utility, 0.0, 1.0)};
+  return {p, true, {epsilon, std::clamp(utility, 0.0, 1.0)}};
 }
 
 double seconds(std::chrono::steady_clock::time_point a) {
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   const std::uint64_t seed = argc > 2 ? std::stoull(argv[2]) : 1;
   bo::ExplorerOptions options;
   options.initial_points = 16;
-  options.reference = {10, 1};
+  options.objectives.set_reference({10, 1});
   bo::Explorer explorer(dpsgd_like_space(), options, seed);
   Rng rng(seed);
   double total_ask = 0, last_ask = 0, max_ask = 0;

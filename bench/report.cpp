@@ -27,7 +27,7 @@ std::string synthetic_svt_run() {
   info.method = "dpareto";
   info.seed = 1;
   info.parameter_names = {"bound", "noise"};
-  info.reference_epsilon = 1000;
+  info.objectives[0].reference = 1000;
   info.hv_axis = "log";
   info.extra = {{"initial_points", 16}, {"settings", problem->settings()}};
   study::RunDirectoryWriter writer(dir, info);

@@ -23,7 +23,7 @@ using namespace dpareto;
 namespace {
 
 constexpr int kRescoreRepeats = 2000;
-const pareto::Point2 kReference{1000, 1};
+const pareto::Point kReference{1000, 1};
 
 pareto::EpsilonAxis log_axis() {
   pareto::EpsilonAxis axis;
@@ -32,11 +32,11 @@ pareto::EpsilonAxis log_axis() {
   return axis;
 }
 
-double hypervolume(const std::vector<pareto::Point2>& objectives) {
+double hypervolume(const std::vector<pareto::Point>& objectives) {
   const auto axis = log_axis();
-  std::vector<pareto::Point2> mapped;
+  std::vector<pareto::Point> mapped;
   for (const auto& p : objectives) mapped.push_back(axis.map(p));
-  return pareto::hypervolume_2d(mapped, axis.map(kReference));
+  return pareto::hypervolume(mapped, axis.map(kReference));
 }
 
 template <typename F>
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
 
   // Exact front on the fine grid.
   auto start = std::chrono::steady_clock::now();
-  std::vector<pareto::Point2> grid(30 * 400);
+  std::vector<pareto::Point> grid(30 * 400);
   parallel_for(30 * 400, [&](int i) {
     const double c = 1 + i / 400;
     const double b = std::pow(10.0, -2.0 + 4.0 * (i % 400) / 399.0);
@@ -93,17 +93,17 @@ int main(int argc, char** argv) {
       bo::ExplorerOptions options;
       options.method = method == "random" ? bo::Method::random : bo::Method::dpareto;
       options.initial_points = 16;
-      options.reference = kReference;
+      options.objectives.set_reference(kReference);
       options.axis = log_axis();
       const auto explorer = bo::make_proposer(oracle.space(), options, static_cast<std::uint64_t>(s + 1));
       std::vector<space::Params> chosen;
       for (int n = 1; n <= max_budget; ++n) {
         const auto suggestion = explorer->ask();
         const auto e = oracle.evaluate(suggestion->params, derive_seed(1000 + s, n));
-        explorer->tell({suggestion->params, e.ok, e.epsilon, e.utility});
+        explorer->tell({suggestion->params, e.ok, {e.epsilon, e.utility}});
         chosen.push_back(suggestion->params);
         if (std::find(budgets.begin(), budgets.end(), n) != budgets.end()) {
-          std::vector<pareto::Point2> rescored;
+          std::vector<pareto::Point> rescored;
           for (std::size_t k = 0; k < chosen.size(); ++k)
             rescored.push_back({rescorer.privacy(chosen[k]),
                                 1 - rescorer.utility(chosen[k], derive_seed(99, k)).utility});

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "box_sum.hpp"
 #include "dpareto/bo/acquisition_registry.hpp"
 #include "standard_normal.hpp"
 
@@ -22,7 +23,7 @@ class Ehvi : public Acquisition {
   std::string name() const override { return "ehvi"; }
   std::string label() const override { return "EHVI"; }
   double value(const ImprovementRegion& region, const GpPrediction& p) const override {
-    return expected_hypervolume_improvement(region.gp_cells, gp_space_mean(p), gp_space_sd(p));
+    return expected_hypervolume_improvement(region.gp_boxes, p.mean, floored_sd(p));
   }
 };
 
@@ -30,12 +31,9 @@ const AcquisitionRegistration registration("ehvi", [] { return std::make_unique<
 
 }  // namespace
 
-double expected_hypervolume_improvement(const std::vector<pareto::Cell>& cells, const pareto::Point2& mean,
-                                        const pareto::Point2& sd) {
-  double ehvi = 0;
-  for (const auto& c : cells)
-    ehvi += (psi(c.a_high, mean[0], sd[0]) - psi(c.a_low, mean[0], sd[0])) * psi(c.b_high, mean[1], sd[1]);
-  return ehvi;
+double expected_hypervolume_improvement(const std::vector<pareto::Box>& boxes, const pareto::Point& mean,
+                                        const pareto::Point& sd) {
+  return box_sum(boxes, [&](std::size_t d, double t) { return psi(t, mean[d], sd[d]); });
 }
 
 }  // namespace dpareto::bo

@@ -7,8 +7,7 @@
 #include "dpareto/bo/maximize.hpp"
 #include "dpareto/bo/surrogate_acquisition.hpp"
 #include "dpareto/core/error.hpp"
-#include "dpareto/gp/output_transform.hpp"
-#include "dpareto/pareto/cells.hpp"
+#include "dpareto/pareto/boxes.hpp"
 #include "dpareto/pareto/dominance.hpp"
 
 namespace dpareto::bo {
@@ -27,10 +26,11 @@ Eigen::VectorXd to_vector(const std::vector<double>& v) {
 Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed)
     : Proposer(std::move(space), seed),
       options_(std::move(options)),
-      surrogates_(options_.gp_restarts, options_.utility_noisy) {
+      surrogates_(options_.objectives, options_.gp_restarts, options_.utility_noisy) {
   check_options(this->space(), options_);
   acquisition_ = make_acquisition(options_.acquisition);
   fallback_ = make_acquisition("ehvi");
+  region_.objectives = options_.objectives;
   region_.axis = options_.axis;
   region_.gp_space_geometry = options_.reference_mode == ReferenceMode::estimated;
 }
@@ -52,35 +52,24 @@ void Explorer::build_region(const std::vector<space::Params>& pending) {
   if (region_.gp_space_geometry) {
     // GPflowOpt as DPareto ran it: the front of the GP posterior means at the training inputs,
     // in GP space, and a reference re-estimated as r_d = max_P p_d + 2 (max_P p_d − min_P p_d)/|P|.
-    const auto& epsilon_gp = surrogates_.epsilon();
-    const auto& utility_gp = surrogates_.utility();
-    Eigen::VectorXd mean_e, var_e, mean_u, var_u;
-    epsilon_gp.predict_batch(epsilon_gp.inputs(), mean_e, var_e);
-    utility_gp.predict_batch(utility_gp.inputs(), mean_u, var_u);
-    std::vector<pareto::Point2> means;
-    for (Eigen::Index i = 0; i < mean_e.size(); ++i) means.push_back({mean_e(i), -mean_u(i)});
-    const auto front = pareto::pareto_front(means);
-    pareto::Point2 reference{};
-    for (int dim = 0; dim < 2; ++dim) {
+    const auto front = pareto::pareto_front(surrogates_.predict_means(surrogates_.gp(0).inputs()));
+    pareto::Point reference(options_.objectives.size());
+    for (std::size_t dim = 0; dim < reference.size(); ++dim) {
       double lo = front[0][dim], hi = front[0][dim];
       for (const auto& p : front) lo = std::min(lo, p[dim]), hi = std::max(hi, p[dim]);
       const double spread = hi > lo ? hi - lo : 1.0;  // a one-point front still needs a box
       reference[dim] = hi + 2.0 * spread / static_cast<double>(front.size());
     }
-    region_.geometry_cells = pareto::nondominated_cells(front, reference);
-    region_.gp_cells = region_.geometry_cells;
+    region_.geometry_boxes = pareto::nondominated_boxes(front, reference);
+    region_.gp_boxes = region_.geometry_boxes;
     return;
   }
-  std::vector<pareto::Point2> points;
+  std::vector<pareto::Point> points;
   for (const auto& o : observations())
-    if (o.ok) points.push_back(options_.axis.map({o.epsilon, 1.0 - o.utility}));
-  for (const auto& p : pending) {
-    const auto prediction = predict(space().to_unit(p));
-    points.push_back(options_.axis.map({gp::inverse(gp::Transform::log, prediction.mean_log_epsilon),
-                                        1.0 - gp::inverse(gp::Transform::logit, prediction.mean_logit_utility)}));
-  }
-  region_.geometry_cells = pareto::nondominated_cells(points, options_.axis.map(options_.reference));
-  region_.gp_cells = cells_to_gp_space(region_.geometry_cells, options_.axis);
+    if (o.ok) points.push_back(options_.axis.map(options_.objectives.point(o.values)));
+  for (const auto& p : pending) points.push_back(region_.geometry_of_mean(predict(space().to_unit(p)).mean));
+  region_.geometry_boxes = pareto::nondominated_boxes(points, options_.axis.map(options_.objectives.reference()));
+  region_.gp_boxes = boxes_to_gp_space(region_.geometry_boxes, options_.objectives, options_.axis);
 }
 
 double Explorer::acquisition_at(const std::vector<double>& unit_x) const {
@@ -113,13 +102,12 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
 }
 
 nlohmann::json Explorer::state() const {
-  auto theta = [](const gp::GaussianProcess& g) {
-    return std::vector<double>(g.theta().data(), g.theta().data() + g.theta().size());
-  };
   auto j = Proposer::state();
   j["bo_asks"] = bo_asks_;
-  j["epsilon_theta"] = theta(surrogates_.epsilon());
-  j["utility_theta"] = theta(surrogates_.utility());
+  for (std::size_t d = 0; d < options_.objectives.size(); ++d) {
+    const auto& theta = surrogates_.gp(d).theta();
+    j[options_.objectives[d].column() + "_theta"] = std::vector<double>(theta.data(), theta.data() + theta.size());
+  }
   return j;
 }
 
@@ -127,15 +115,16 @@ void Explorer::restore_state(const nlohmann::json& state) {
   Proposer::restore_state(state);
   try {
     bo_asks_ = state.at("bo_asks").get<int>();
-    const auto e = state.at("epsilon_theta").get<std::vector<double>>();
-    const auto u = state.at("utility_theta").get<std::vector<double>>();
     const std::size_t entries = space().dimension() + 2;  // log length-scales, log variance, log noise
-    if (bo_asks_ < 0 || (!e.empty() && e.size() != entries) || (!u.empty() && u.size() != entries))
-      throw InputError("explorer state: bo_asks " + std::to_string(bo_asks_) + " or GP hyperparameters of " +
-                       std::to_string(e.size()) + " and " + std::to_string(u.size()) + " entries (expected " +
-                       std::to_string(entries) + ") do not fit this space");
-    if (!e.empty()) surrogates_.epsilon().set_theta(to_vector(e));
-    if (!u.empty()) surrogates_.utility().set_theta(to_vector(u));
+    if (bo_asks_ < 0) throw InputError("explorer state: bo_asks " + std::to_string(bo_asks_) + " is negative");
+    for (std::size_t d = 0; d < options_.objectives.size(); ++d) {
+      const std::string key = options_.objectives[d].column() + "_theta";
+      const auto theta = state.at(key).get<std::vector<double>>();
+      if (!theta.empty() && theta.size() != entries)
+        throw InputError("explorer state: " + key + " has " + std::to_string(theta.size()) + " entries, this space needs " +
+                         std::to_string(entries));
+      if (!theta.empty()) surrogates_.gp(d).set_theta(to_vector(theta));
+    }
   } catch (const nlohmann::json::exception& ex) {
     throw InputError(std::string("explorer state: ") + ex.what());
   }

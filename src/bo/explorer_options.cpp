@@ -27,12 +27,20 @@ void check_options(const space::Space& space, const ExplorerOptions& options) {
   if (space.dimension() == 0) throw InputError("explorer: the space has no parameters");
   if (options.initial_points < 1 && options.method == Method::dpareto)
     throw InputError("--init must be at least 1, got " + std::to_string(options.initial_points));
-  const auto& r = options.reference;
-  const double ideal_epsilon = options.axis.kind == pareto::EpsilonAxis::Kind::log10 ? options.axis.floor : 0.0;
-  if (!(std::isfinite(r[0]) && r[0] > ideal_epsilon && std::isfinite(r[1]) && r[1] > 0))
-    throw InputError("--reference " + format_number(r[0]) + "," + format_number(r[1]) +
-                     ": must be strictly worse than the ideal point (epsilon > " + format_number(ideal_epsilon) +
-                     ", error > 0) and finite");
+  // The ideal point: 0 in every objective (ε, error, seconds), ε's log axis floor on that axis.
+  const auto& objectives = options.objectives;
+  std::string values, ideal;
+  bool worse = true;
+  for (std::size_t d = 0; d < objectives.size(); ++d) {
+    const double r = objectives[d].reference;
+    const double ideal_d = d == 0 && options.axis.kind == pareto::EpsilonAxis::Kind::log10 ? options.axis.floor : 0.0;
+    worse = worse && std::isfinite(r) && r > ideal_d;
+    values += (d ? "," : "") + format_number(r);
+    ideal += (d ? ", " : "") + objectives[d].name + " > " + format_number(ideal_d);
+  }
+  if (!worse)
+    throw InputError("--reference " + values + ": must be strictly worse than the ideal point (" + ideal +
+                     ") and finite");
   if (options.dense_candidates < 1 || options.dense_candidates > kMaxDenseCandidates)
     throw InputError("--candidates " + std::to_string(options.dense_candidates) + ": must be in [1, " +
                      std::to_string(kMaxDenseCandidates) + "] (the acquisition's dense stage holds them all)");

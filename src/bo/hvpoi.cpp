@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "box_sum.hpp"
 #include "dpareto/bo/acquisition_registry.hpp"
 #include "standard_normal.hpp"
 
@@ -22,12 +23,12 @@ class HvPoI : public Acquisition {
   std::string name() const override { return "hvpoi"; }
   std::string label() const override { return "HVPoI"; }
   double value(const ImprovementRegion& region, const GpPrediction& p) const override {
-    const double hvi = region.mean_hvi(p.mean_log_epsilon, p.mean_logit_utility);
+    const double hvi = region.mean_hvi(p.mean);
     if (hvi <= 0) return 0.0;
-    return hvi * probability_of_improvement(region.gp_cells, gp_space_mean(p), gp_space_sd(p));
+    return hvi * probability_of_improvement(region.gp_boxes, p.mean, floored_sd(p));
   }
-  bool may_improve(const ImprovementRegion& region, double mean_log_epsilon, double mean_logit_utility) const override {
-    return region.mean_hvi(mean_log_epsilon, mean_logit_utility) > 0;
+  bool may_improve(const ImprovementRegion& region, const pareto::Point& mean) const override {
+    return region.mean_hvi(mean) > 0;
   }
 };
 
@@ -35,12 +36,9 @@ const AcquisitionRegistration registration("hvpoi", [] { return std::make_unique
 
 }  // namespace
 
-double probability_of_improvement(const std::vector<pareto::Cell>& cells, const pareto::Point2& mean,
-                                  const pareto::Point2& sd) {
-  double poi = 0;
-  for (const auto& c : cells)
-    poi += (cdf_at(c.a_high, mean[0], sd[0]) - cdf_at(c.a_low, mean[0], sd[0])) * cdf_at(c.b_high, mean[1], sd[1]);
-  return poi;
+double probability_of_improvement(const std::vector<pareto::Box>& boxes, const pareto::Point& mean,
+                                  const pareto::Point& sd) {
+  return box_sum(boxes, [&](std::size_t d, double t) { return cdf_at(t, mean[d], sd[d]); });
 }
 
 }  // namespace dpareto::bo

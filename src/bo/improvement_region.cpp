@@ -1,49 +1,43 @@
 #include "dpareto/bo/improvement_region.hpp"
 
-#include <algorithm>
 #include <cmath>
-
-#include "dpareto/gp/output_transform.hpp"
 
 namespace dpareto::bo {
 namespace {
 
-// Cell bound on the epsilon axis -> log epsilon (GP space). Infinite bounds stay infinite.
-double axis_to_log_epsilon(double value, const pareto::EpsilonAxis& axis) {
+// A box bound of objective d on the hypervolume axes -> GP space. Infinite bounds stay infinite;
+// on a log10 axis a log-surrogate objective is mapped by a factor (log ε = ln 10 · log10 ε).
+double bound_to_gp(double value, std::size_t d, const pareto::Objectives& objectives, const pareto::EpsilonAxis& axis) {
   if (std::isinf(value)) return value;
-  if (axis.kind == pareto::EpsilonAxis::Kind::log10) return value * std::log(10.0);
-  return gp::forward(gp::Transform::log, value);
-}
-
-// Error bound -> −logit(1 − error): decreasing in utility, so "smaller is better" is kept.
-double error_to_negative_logit(double error) {
-  if (std::isinf(error)) return error;
-  return -gp::forward(gp::Transform::logit, 1.0 - error);
+  const pareto::Objective& o = objectives[d];
+  if (d > 0) return o.to_gp(o.to_column(value));
+  if (axis.kind == pareto::EpsilonAxis::Kind::log10 && o.surrogate == pareto::Transform::log && !o.complement)
+    return value * std::log(10.0);
+  return o.to_gp(o.to_column(axis.from_axis(value)));
 }
 
 }  // namespace
 
-double hypervolume_improvement(const std::vector<pareto::Cell>& cells, const pareto::Point2& m) {
-  double hvi = 0;
-  for (const auto& c : cells)
-    if (c.a_high > m[0] && c.b_high > m[1]) hvi += (c.a_high - std::max(c.a_low, m[0])) * (c.b_high - m[1]);
-  return hvi;
-}
-
-std::vector<pareto::Cell> cells_to_gp_space(const std::vector<pareto::Cell>& cells, const pareto::EpsilonAxis& axis) {
-  std::vector<pareto::Cell> out;
-  out.reserve(cells.size());
-  for (const auto& c : cells)
-    out.push_back(
-        {axis_to_log_epsilon(c.a_low, axis), axis_to_log_epsilon(c.a_high, axis), error_to_negative_logit(c.b_high)});
+std::vector<pareto::Box> boxes_to_gp_space(const std::vector<pareto::Box>& boxes, const pareto::Objectives& objectives,
+                                           const pareto::EpsilonAxis& axis) {
+  std::vector<pareto::Box> out = boxes;
+  for (auto& b : out)
+    for (std::size_t d = 0; d < b.lower.size(); ++d) {
+      b.lower[d] = bound_to_gp(b.lower[d], d, objectives, axis);
+      b.upper[d] = bound_to_gp(b.upper[d], d, objectives, axis);
+    }
   return out;
 }
 
-double ImprovementRegion::mean_hvi(double mean_log_epsilon, double mean_logit_utility) const {
-  if (gp_space_geometry) return hypervolume_improvement(gp_cells, {mean_log_epsilon, -mean_logit_utility});
-  const double epsilon = gp::inverse(gp::Transform::log, mean_log_epsilon);
-  const double error = 1.0 - gp::inverse(gp::Transform::logit, mean_logit_utility);
-  return hypervolume_improvement(geometry_cells, axis.map({epsilon, error}));
+pareto::Point ImprovementRegion::geometry_of_mean(const pareto::Point& gp_mean) const {
+  pareto::Point p(gp_mean.size());
+  for (std::size_t d = 0; d < gp_mean.size(); ++d) p[d] = objectives[d].from_column(objectives[d].from_gp(gp_mean[d]));
+  return axis.map(p);
+}
+
+double ImprovementRegion::mean_hvi(const pareto::Point& gp_mean) const {
+  if (gp_space_geometry) return pareto::hypervolume_improvement(gp_boxes, gp_mean);
+  return pareto::hypervolume_improvement(geometry_boxes, geometry_of_mean(gp_mean));
 }
 
 }  // namespace dpareto::bo

@@ -4,13 +4,12 @@
 #include <cmath>
 
 #include "dpareto/core/error.hpp"
-#include "dpareto/gp/output_transform.hpp"
 
 namespace dpareto::bo {
 namespace {
 
-// An ok evaluation may have ε = +inf (no privacy); the log-ε surrogate sees it capped here.
-constexpr double kEpsilonCapForSurrogate = 1e10;
+// An ok evaluation may have ε = +inf (no privacy); a surrogate sees its values capped here.
+constexpr double kCapForSurrogate = 1e10;
 
 gp::GpOptions surrogate_options(bool learn_noise, int restarts) {
   gp::GpOptions o;
@@ -25,8 +24,9 @@ Eigen::VectorXd to_vector(const std::vector<double>& v) {
 
 }  // namespace
 
-Surrogates::Surrogates(int restarts, bool utility_noisy)
-    : epsilon_(surrogate_options(false, restarts)), utility_(surrogate_options(utility_noisy, restarts)) {}
+Surrogates::Surrogates(pareto::Objectives objectives, int restarts, bool noisy) : objectives_(std::move(objectives)) {
+  for (const auto& o : objectives_.list) gps_.emplace_back(surrogate_options(noisy && !o.known_exactly, restarts));
+}
 
 void Surrogates::fit(const std::vector<Observation>& observations, const space::Space& space, Rng& rng,
                      int random_restarts, const std::vector<space::Params>& pending) {
@@ -34,43 +34,72 @@ void Surrogates::fit(const std::vector<Observation>& observations, const space::
       std::count_if(observations.begin(), observations.end(), [](const Observation& o) { return o.ok; }));
   if (n < 2) throw InputError("explorer: surrogates need at least 2 successful evaluations, have " + std::to_string(n));
   const auto d = static_cast<Eigen::Index>(space.dimension());
+  const std::size_t k = gps_.size();
   Eigen::MatrixXd X(n, d);
-  Eigen::VectorXd y_epsilon(n), y_utility(n);
+  std::vector<Eigen::VectorXd> y(k, Eigen::VectorXd(n));
   int row = 0;
   for (const auto& o : observations) {
     if (!o.ok) continue;
+    if (o.values.size() != k)
+      throw InputError("explorer: an observation has " + std::to_string(o.values.size()) + " objective values, expected " +
+                       std::to_string(k));
     X.row(row) = to_vector(space.to_unit(o.params)).transpose();
-    y_epsilon(row) = gp::forward(gp::Transform::log, std::min(o.epsilon, kEpsilonCapForSurrogate));
-    y_utility(row) = gp::forward(gp::Transform::logit, o.utility);
+    for (std::size_t j = 0; j < k; ++j)
+      y[j](row) = pareto::forward(objectives_[j].surrogate, std::min(o.values[j], kCapForSurrogate));
     ++row;
   }
-  epsilon_.set_random_restarts(random_restarts);
-  utility_.set_random_restarts(random_restarts);
-  epsilon_.fit(X, y_epsilon, rng);
-  utility_.fit(X, y_utility, rng);
+  for (auto& g : gps_) g.set_random_restarts(random_restarts);
+  for (std::size_t j = 0; j < k; ++j) gps_[j].fit(X, y[j], rng);
   if (pending.empty()) return;
   // Kriging believer (asynchronous batch BO): pending settings join the data with their
   // predicted means as outcomes, hyperparameters unchanged, so proposals spread out.
   const auto m = static_cast<Eigen::Index>(pending.size());
   Eigen::MatrixXd P(m, d);
   for (Eigen::Index i = 0; i < m; ++i) P.row(i) = to_vector(space.to_unit(pending[i])).transpose();
-  Eigen::VectorXd mean_e, var_e, mean_u, var_u;
-  epsilon_.predict_batch(P, mean_e, var_e);
-  utility_.predict_batch(P, mean_u, var_u);
   Eigen::MatrixXd X_all(n + m, d);
   X_all << X, P;
-  Eigen::VectorXd ye_all(n + m), yu_all(n + m);
-  ye_all << y_epsilon, mean_e;
-  yu_all << y_utility, mean_u;
-  epsilon_.condition(X_all, ye_all);
-  utility_.condition(X_all, yu_all);
+  for (std::size_t j = 0; j < k; ++j) {
+    Eigen::VectorXd mean, variance;
+    gps_[j].predict_batch(P, mean, variance);
+    Eigen::VectorXd y_all(n + m);
+    y_all << y[j], mean;
+    gps_[j].condition(X_all, y_all);
+  }
 }
 
 GpPrediction Surrogates::predict(const std::vector<double>& unit_x) const {
   const Eigen::VectorXd x = to_vector(unit_x);
-  const auto e = epsilon_.predict(x);
-  const auto u = utility_.predict(x);
-  return {e.mean, std::sqrt(std::max(e.variance, 0.0)), u.mean, std::sqrt(std::max(u.variance, 0.0))};
+  GpPrediction p;
+  for (std::size_t j = 0; j < gps_.size(); ++j) {
+    const auto g = gps_[j].predict(x);
+    p.mean.push_back(objectives_[j].orient(g.mean));
+    p.sd.push_back(std::sqrt(std::max(g.variance, 0.0)));
+  }
+  return p;
+}
+
+std::vector<pareto::Point> Surrogates::predict_means(const Eigen::MatrixXd& X) const {
+  std::vector<pareto::Point> means(static_cast<std::size_t>(X.rows()), pareto::Point(gps_.size()));
+  for (std::size_t j = 0; j < gps_.size(); ++j) {
+    const Eigen::VectorXd mean = gps_[j].predict_mean_batch(X);
+    for (Eigen::Index i = 0; i < X.rows(); ++i) means[static_cast<std::size_t>(i)][j] = objectives_[j].orient(mean(i));
+  }
+  return means;
+}
+
+std::vector<GpPrediction> Surrogates::predict_batch(const Eigen::MatrixXd& X) const {
+  std::vector<GpPrediction> out(static_cast<std::size_t>(X.rows()),
+                                GpPrediction{pareto::Point(gps_.size()), pareto::Point(gps_.size())});
+  for (std::size_t j = 0; j < gps_.size(); ++j) {
+    Eigen::VectorXd mean, variance;
+    gps_[j].predict_batch(X, mean, variance);
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      auto& p = out[static_cast<std::size_t>(i)];
+      p.mean[j] = objectives_[j].orient(mean(i));
+      p.sd[j] = std::sqrt(std::max(variance(i), 0.0));
+    }
+  }
+  return out;
 }
 
 }  // namespace dpareto::bo

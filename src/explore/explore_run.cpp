@@ -20,7 +20,7 @@ ExploreRun::ExploreRun(const problems::Problem& problem, const ExploreSettings& 
   const study::RunInfo info = study_->run_info();
   if (problem.name() == "external") std::filesystem::create_directories(settings_.out + "/oracle-logs");
   proposer_ = bo::make_proposer(problem.space(), settings_.explorer, *info.seed);
-  adapter_ = std::make_unique<ExplorerProposer>(*proposer_);
+  adapter_ = std::make_unique<ExplorerProposer>(*proposer_, settings_.explorer.objectives);
   runner_ = std::make_unique<study::StudyRunner>(
       *study_, *adapter_, problem_evaluator(problem),
       study::RunnerSettings{settings_.budget, settings_.workers, *info.seed, settings_.retry_interrupted,

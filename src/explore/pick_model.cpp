@@ -7,7 +7,7 @@
 #include "dpareto/bo/maximize.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/explore/pick.hpp"
-#include "dpareto/gp/output_transform.hpp"
+#include "dpareto/pareto/objective_transform.hpp"
 
 namespace dpareto::explore {
 namespace {
@@ -69,7 +69,7 @@ class PickObjective : public bo::UnitFunction {
   PickObjective(const RunModel& model, const Target& target)
       : model_(model),
         space_(model.explorer->space()),
-        logit_target_(target.kind == Target::Kind::min_utility ? gp::forward(gp::Transform::logit, target.value) : 0.0),
+        logit_target_(target.kind == Target::Kind::min_utility ? pareto::forward(pareto::Transform::logit, target.value) : 0.0),
         log_target_(target.kind == Target::Kind::max_epsilon ? std::log(std::max(target.value, 1e-300)) : 0.0),
         target_(target) {
     for (const auto& o : model.explorer->observations()) evaluated_.push_back(space_.to_unit(o.params));
@@ -121,7 +121,7 @@ class PickObjective : public bo::UnitFunction {
     c.unit = space_.to_unit(c.params);
     c.epsilon = model_.problem->privacy(c.params);
     if (std::isnan(c.epsilon)) c.epsilon = kInf;
-    const auto p = model_.explorer->utility_gp().predict(
+    const auto p = model_.explorer->surrogates().gp(1).predict(
         Eigen::Map<const Eigen::VectorXd>(c.unit.data(), static_cast<Eigen::Index>(c.unit.size())));
     c.logit_mean = p.mean;
     c.logit_sd = std::sqrt(std::max(p.variance, 0.0));

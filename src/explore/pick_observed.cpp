@@ -8,7 +8,7 @@
 namespace dpareto::explore {
 
 PickResult pick_observed(const study::RunData& run, const Target& target) {
-  const auto front = study::run_front(run.records);
+  const auto front = study::run_front(run.records, run.info.objectives);
   if (front.empty()) throw InputError("the run has no successful evaluation to pick from");
   auto point_of = [&](std::size_t i) {
     const auto& r = run.records[i];

@@ -13,8 +13,7 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
   info.method = bo::method_name(options.method);
   info.seed = seed;
   for (const auto& p : problem.space().parameters()) info.parameter_names.push_back(p.name);
-  info.reference_epsilon = options.reference[0];
-  info.reference_error = options.reference[1];
+  info.objectives = options.objectives;
   info.hv_axis = options.axis.name();
   info.log_floor = options.axis.floor;
   info.extra = {{"seed_source", seeded ? "user" : "os"},
@@ -31,16 +30,17 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
 
 nlohmann::json study_config(const ExploreSettings& settings) {
   const auto& options = settings.explorer;
-  return {{"method", bo::method_name(options.method)},
-          {"acquisition", options.acquisition},
-          {"reference_mode", bo::reference_mode_name(options.reference_mode)},
-          {"initial_points", options.initial_points},
-          {"initial_from_prior", options.initial_from_prior},
-          {"grid_points", options.grid_points},
-          {"candidates", options.dense_candidates},
-          {"reference", {json_number(options.reference[0]), json_number(options.reference[1])}},
-          {"hv_axis", options.axis.name()},
-          {"log_floor", options.axis.floor}};
+  nlohmann::json config = {{"method", bo::method_name(options.method)},
+                           {"acquisition", options.acquisition},
+                           {"reference_mode", bo::reference_mode_name(options.reference_mode)},
+                           {"initial_points", options.initial_points},
+                           {"initial_from_prior", options.initial_from_prior},
+                           {"grid_points", options.grid_points},
+                           {"candidates", options.dense_candidates},
+                           {"hv_axis", options.axis.name()},
+                           {"log_floor", options.axis.floor}};
+  study::objectives_to_json(options.objectives, config);
+  return config;
 }
 
 study::StudyIdentity study_identity(const problems::Problem& problem) {

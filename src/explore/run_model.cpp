@@ -45,7 +45,7 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
     model.record_column.push_back(static_cast<std::size_t>(it - names.begin()));
   }
   bo::ExplorerOptions options;
-  options.reference = {run.info.reference_epsilon, run.info.reference_error};
+  options.objectives = run.info.objectives;
   options.axis.kind = run.info.hv_axis == "log" ? pareto::EpsilonAxis::Kind::log10 : pareto::EpsilonAxis::Kind::linear;
   options.axis.floor = run.info.log_floor;
   // Runs that name no registered acquisition (or predate the field) used HVPoI.
@@ -56,7 +56,7 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
   model.explorer = std::make_unique<bo::Explorer>(space, options, run.info.seed.value_or(0));
   for (const auto& r : run.records) {
     if (r.status != "ok" && r.status != "failed") continue;
-    model.explorer->tell(bo::Observation{model.params_of(r), r.ok(), r.epsilon, r.utility});
+    model.explorer->tell(bo::Observation{model.params_of(r), r.ok(), study::column_values(r, run.info.objectives)});
   }
   try {
     model.explorer->fit_surrogates();

@@ -27,17 +27,17 @@ std::size_t most_contributing_front_record(const study::RunData& run) {
   pareto::EpsilonAxis axis;
   axis.kind = run.info.hv_axis == "log" ? pareto::EpsilonAxis::Kind::log10 : pareto::EpsilonAxis::Kind::linear;
   axis.floor = run.info.log_floor;
-  const auto front = study::run_front(run.records);
-  const pareto::Point2 reference = axis.map({run.info.reference_epsilon, run.info.reference_error});
-  std::vector<pareto::Point2> points;
-  for (const std::size_t i : front) points.push_back(axis.map({run.records[i].epsilon, run.records[i].error()}));
-  const double total = pareto::hypervolume_2d(points, reference);
+  const auto front = study::run_front(run.records, run.info.objectives);
+  const pareto::Point reference = axis.map(run.info.objectives.reference());
+  std::vector<pareto::Point> points;
+  for (const std::size_t i : front) points.push_back(axis.map(study::objective_point(run.records[i], run.info.objectives)));
+  const double total = pareto::hypervolume(points, reference);
   std::size_t best = front.front();
   double best_loss = -1;
   for (std::size_t k = 0; k < front.size(); ++k) {
     auto without = points;
     without.erase(without.begin() + static_cast<std::ptrdiff_t>(k));
-    const double loss = total - pareto::hypervolume_2d(without, reference);
+    const double loss = total - pareto::hypervolume(without, reference);
     if (loss > best_loss) {
       best_loss = loss;
       best = front[k];
@@ -83,8 +83,9 @@ plot::SurrogateMaps surrogate_maps(const plot::LabelledRun& run, const RunModel&
       u[iy] = (j + 0.5) / n;
       const double x = display_value(px, u[ix]), y = display_value(py, u[iy]);
       const auto prediction = explorer.predict(u);
-      maps.epsilon.push_back({x, y, std::exp(prediction.mean_log_epsilon)});
-      maps.error.push_back({x, y, 1 - 1 / (1 + std::exp(-prediction.mean_logit_utility))});
+      // GP space: (log ε, −logit u).
+      maps.epsilon.push_back({x, y, std::exp(prediction.mean[0])});
+      maps.error.push_back({x, y, 1 - 1 / (1 + std::exp(prediction.mean[1]))});
       maps.acquisition.push_back({x, y, explorer.acquisition_at(u)});
     }
   for (const auto& r : run.data.records) {

@@ -27,7 +27,7 @@ bool dominates_impl(const Vec& a, const Vec& b) {
 bool dominates(const Point2& a, const Point2& b) { return dominates_impl(a, b); }
 bool dominates(const Point3& a, const Point3& b) { return dominates_impl(a, b); }
 
-bool dominates(const std::vector<double>& a, const std::vector<double>& b) {
+bool dominates(const Point& a, const Point& b) {
   if (a.size() != b.size())
     throw InputError("dominates: points have " + std::to_string(a.size()) + " and " +
                      std::to_string(b.size()) + " objectives");
@@ -57,17 +57,31 @@ std::vector<std::size_t> non_dominated_indices(const std::vector<Point2>& points
   return front;
 }
 
-std::vector<std::size_t> non_dominated_indices(const std::vector<std::vector<double>>& points) {
+std::vector<std::size_t> non_dominated_indices(const std::vector<Point>& points) {
+  if (points.empty()) return {};
+  const std::size_t d = points[0].size();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (points[i].size() != d)
+      throw InputError("non_dominated_indices: point " + std::to_string(i) + " has " +
+                       std::to_string(points[i].size()) + " objectives, point 0 has " + std::to_string(d));
+    for (double v : points[i])
+      if (std::isnan(v))
+        throw InputError("non_dominated_indices: point " + std::to_string(i) + " has a NaN objective");
+  }
+  if (d == 2) {
+    return non_dominated_indices(fixed<2>(points));
+  }
   std::vector<std::size_t> front;
   for (std::size_t i = 0; i < points.size(); ++i) {
     bool keep = true;
     for (std::size_t j = 0; j < points.size() && keep; ++j) {
       if (j == i) continue;
       // Dominated, or an exact duplicate of an earlier point.
-      if (dominates(points[j], points[i]) || (j < i && points[j] == points[i])) keep = false;
+      if (dominates_impl(points[j], points[i]) || (j < i && points[j] == points[i])) keep = false;
     }
     if (keep) front.push_back(i);
   }
+  std::sort(front.begin(), front.end(), [&](std::size_t i, std::size_t j) { return points[i] < points[j]; });
   return front;
 }
 
@@ -81,6 +95,12 @@ std::vector<Point2> pareto_front(const std::vector<Point2>& points) {
   std::vector<Point2> front;
   for (const Point2& p : sorted)
     if (front.empty() || p[1] < front.back()[1]) front.push_back(p);
+  return front;
+}
+
+std::vector<Point> pareto_front(const std::vector<Point>& points) {
+  std::vector<Point> front;
+  for (std::size_t i : non_dominated_indices(points)) front.push_back(points[i]);
   return front;
 }
 

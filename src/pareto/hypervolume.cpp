@@ -7,7 +7,9 @@
 #include <string>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/pareto/boxes.hpp"
 #include "dpareto/pareto/cells.hpp"
+#include "dpareto/pareto/dominance.hpp"
 
 namespace dpareto::pareto {
 
@@ -17,13 +19,6 @@ template <typename P>
 void check_finite_reference(const P& reference, const char* who) {
   for (double r : reference)
     if (!std::isfinite(r)) throw InputError(std::string(who) + ": reference has a non-finite coordinate");
-}
-
-template <typename P>
-bool strictly_below(const P& p, const P& reference) {
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (!(p[i] < reference[i])) return false;  // also rejects NaN
-  return true;
 }
 
 // The 2-D staircase {(x, y)} of a front with the area it dominates inside [., r1] × [., r2]:
@@ -60,6 +55,34 @@ class Staircase {
   std::map<double, double> steps_;
   double area_ = 0;
 };
+
+// d >= 4: slices between consecutive levels of the last objective, each the (d−1)-D hypervolume
+// of the points at or below the slice's lower level.
+double hypervolume_sliced(std::vector<Point> inside, const Point& reference) {
+  const std::size_t d = reference.size();
+  if (d == 3) {
+    return hypervolume_3d(fixed<3>(inside), fixed<3>(reference));
+  }
+  std::sort(inside.begin(), inside.end(), [](const Point& a, const Point& b) { return a.back() < b.back(); });
+  const Point lower_reference(reference.begin(), reference.end() - 1);
+  std::vector<Point> below;
+  double hv = 0;
+  for (std::size_t i = 0; i < inside.size(); ++i) {
+    below.emplace_back(inside[i].begin(), inside[i].end() - 1);
+    const double next = i + 1 < inside.size() ? inside[i + 1].back() : reference.back();
+    if (next > inside[i].back()) hv += hypervolume_sliced(pareto_front(below), lower_reference) * (next - inside[i].back());
+  }
+  return hv;
+}
+
+void check_sizes(const std::vector<Point>& points, const Point& reference, const char* who) {
+  if (reference.size() < 2) throw InputError(std::string(who) + ": need at least 2 objectives");
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (points[i].size() != reference.size())
+      throw InputError(std::string(who) + ": point " + std::to_string(i) + " has " +
+                       std::to_string(points[i].size()) + " objectives, the reference " +
+                       std::to_string(reference.size()));
+}
 
 }  // namespace
 
@@ -114,6 +137,27 @@ double hypervolume_improvement_2d(const std::vector<Point2>& points, const Point
   for (const Cell& c : nondominated_cells(points, reference))
     if (c.a_high > m[0] && c.b_high > m[1]) hvi += (c.a_high - std::max(c.a_low, m[0])) * (c.b_high - m[1]);
   return hvi;
+}
+
+double hypervolume(const std::vector<Point>& points, const Point& reference) {
+  check_sizes(points, reference, "hypervolume");
+  if (reference.size() == 2) {
+    return hypervolume_2d(fixed<2>(points), fixed<2>(reference));
+  }
+  check_finite_reference(reference, "hypervolume");
+  std::vector<Point> inside;
+  for (const Point& p : points)
+    if (strictly_below(p, reference)) inside.push_back(p);
+  return hypervolume_sliced(std::move(inside), reference);
+}
+
+double hypervolume_improvement(const std::vector<Point>& points, const Point& m, const Point& reference) {
+  check_sizes(points, reference, "hypervolume_improvement");
+  check_sizes({m}, reference, "hypervolume_improvement");
+  if (reference.size() == 2) {
+    return hypervolume_improvement_2d(fixed<2>(points), fixed<2>(m), fixed<2>(reference));
+  }
+  return hypervolume_improvement(nondominated_boxes(points, reference), m);
 }
 
 }  // namespace dpareto::pareto

@@ -21,7 +21,7 @@ std::string phase_name(const std::string& phase) {
 // The (ε, error) points of a run's front, drawable ones only.
 std::vector<pareto::Point2> front_points(const study::RunData& run) {
   std::vector<pareto::Point2> points;
-  for (const std::size_t i : study::run_front(run.records))
+  for (const std::size_t i : study::run_front(run.records, run.info.objectives))
     if (plottable(run.records[i])) points.push_back({run.records[i].epsilon, run.records[i].error()});
   return points;
 }

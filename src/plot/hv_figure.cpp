@@ -24,8 +24,8 @@ std::string reference_text(const study::RunInfo& info) {
   std::string axis = info.hv_axis == "log"
                          ? "ε axis log10 (ε floored at " + format_number(info.log_floor) + ")"
                          : "ε axis linear";
-  return "reference point (ε, error) = (" + format_number(info.reference_epsilon) + ", " +
-         format_number(info.reference_error) + "), " + axis;
+  return "reference point (ε, error) = (" + format_number(info.objectives[0].reference) + ", " +
+         format_number(info.objectives[1].reference) + "), " + axis;
 }
 
 int initial_points(const study::RunData& run) {

@@ -44,7 +44,7 @@ GnuplotScript oracle_figure(const LabelledRun& run, const OracleFigureOptions& o
     x_lo = std::min(x_lo, r.epsilon), x_hi = std::max(x_hi, r.epsilon);
     y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
   }
-  const auto front = study::run_front(run.data.records);
+  const auto front = study::run_front(run.data.records, run.data.info.objectives);
   std::string front_params, front_rows;
   for (const std::size_t i : front) {
     const auto& r = run.data.records[i];

@@ -33,7 +33,7 @@ std::string markdown_cell(const std::string& text) {
 
 std::string front_table(const LabelledRun& run) {
   const auto& records = run.data.records;
-  const auto front = study::run_front(records);
+  const auto front = study::run_front(records, run.data.info.objectives);
   if (front.empty()) return "_No successful evaluation: no front._\n";
   std::string md = "| id | phase |";
   std::string rule = "|---:|---|";
@@ -159,7 +159,7 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
           (info.seed ? std::to_string(*info.seed) : "os") + " | " + std::to_string(run.data.records.size()) + " | " +
           std::to_string(failed) + " | " +
           (run.data.hv_history.empty() ? "–" : format_number(run.data.hv_history.back())) + " | (" +
-          format_number(info.reference_epsilon) + ", " + format_number(info.reference_error) + ") | " +
+          format_number(info.objectives[0].reference) + ", " + format_number(info.objectives[1].reference) + ") | " +
           info.hv_axis + " |\n";
   }
   md += "\n## Figures\n\n";

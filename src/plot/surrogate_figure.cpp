@@ -43,7 +43,7 @@ GnuplotScript surrogate_figure(const LabelledRun& run, const SurrogateMaps& maps
   }
   std::vector<pareto::Point2> exact;
   if (options.exact != nullptr)
-    for (const std::size_t i : study::run_front(options.exact->data.records)) {
+    for (const std::size_t i : study::run_front(options.exact->data.records, options.exact->data.info.objectives)) {
       const auto& r = options.exact->data.records[i];
       if (!plottable(r)) continue;
       exact.push_back({r.epsilon, r.error()});

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/file_lock.hpp"
@@ -22,8 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kLeadingColumns = {"id", "phase", "status"};
-const std::vector<std::string> kTrailingColumns = {"epsilon", "delta", "utility", "utility_min",
-                                                   "utility_max", "seconds", "message"};
+const std::vector<std::string> kTrailingColumns = {"seconds", "message"};  // after the objectives' columns
 
 pareto::EpsilonAxis axis_of(const RunInfo& info) {
   pareto::EpsilonAxis axis;
@@ -37,16 +37,16 @@ std::string header_line(const RunInfo& info) {
   auto add = [&](const std::string& c) { line += (line.empty() ? "" : ",") + csv_escape(c); };
   for (const auto& c : kLeadingColumns) add(c);
   for (const auto& c : info.parameter_names) add(c);
+  for (const auto& c : info.objectives.columns()) add(c);
   for (const auto& c : kTrailingColumns) add(c);
   return line;
 }
 
-std::string record_line(const EvaluationRecord& r) {
+std::string record_line(const RunInfo& info, const EvaluationRecord& r) {
   std::string line = std::to_string(r.id) + "," + csv_escape(r.phase) + "," + csv_escape(r.status);
   for (double p : r.params) line += "," + format_number(p);
-  for (double v : {r.epsilon, r.delta, r.utility, r.utility_min, r.utility_max, r.seconds})
-    line += "," + format_number(v);
-  return line + "," + csv_escape(r.message);
+  for (const auto& c : info.objectives.columns()) line += "," + format_number(r.column(c));
+  return line + "," + format_number(r.seconds) + "," + csv_escape(r.message);
 }
 
 void write_atomically(const fs::path& path, const std::string& content) {
@@ -64,14 +64,9 @@ nlohmann::json record_json(const RunInfo& info, const EvaluationRecord& r) {
   nlohmann::json params = nlohmann::json::object();
   for (std::size_t i = 0; i < info.parameter_names.size(); ++i)
     params[info.parameter_names[i]] = json_number(r.params.at(i));
-  return {{"id", r.id},
-          {"phase", r.phase},
-          {"params", params},
-          {"epsilon", json_number(r.epsilon)},
-          {"delta", json_number(r.delta)},
-          {"utility", json_number(r.utility)},
-          {"utility_min", json_number(r.utility_min)},
-          {"utility_max", json_number(r.utility_max)}};
+  nlohmann::json j = {{"id", r.id}, {"phase", r.phase}, {"params", params}};
+  for (const auto& c : info.objectives.columns()) j[c] = json_number(r.column(c));
+  return j;
 }
 
 double parse_double(const std::string& text, const std::string& where) {
@@ -122,12 +117,46 @@ std::vector<std::string> csv_split(const std::string& line) {
   return fields;
 }
 
-std::vector<std::size_t> run_front(const std::vector<EvaluationRecord>& records) {
-  std::vector<pareto::Point2> points;
+namespace {
+
+// A record's column by name (const: a column it does not have is an Error; else it is added).
+template <typename Record>
+auto column_of(Record& r, const std::string& name) -> decltype((r.epsilon)) {
+  if (name == "epsilon") return r.epsilon;
+  if (name == "delta") return r.delta;
+  if (name == "utility") return r.utility;
+  if (name == "utility_min") return r.utility_min;
+  if (name == "utility_max") return r.utility_max;
+  if constexpr (std::is_const_v<Record>) {
+    const auto it = r.further.find(name);
+    if (it == r.further.end()) throw Error("run record " + std::to_string(r.id) + " has no column '" + name + "'");
+    return it->second;
+  } else {
+    return r.further[name];
+  }
+}
+
+}  // namespace
+
+double EvaluationRecord::column(const std::string& name) const { return column_of(*this, name); }
+double& EvaluationRecord::column(const std::string& name) { return column_of(*this, name); }
+
+std::vector<double> column_values(const EvaluationRecord& record, const pareto::Objectives& objectives) {
+  std::vector<double> values;
+  for (const auto& o : objectives.list) values.push_back(record.column(o.column()));
+  return values;
+}
+
+pareto::Point objective_point(const EvaluationRecord& record, const pareto::Objectives& objectives) {
+  return objectives.point(column_values(record, objectives));
+}
+
+std::vector<std::size_t> run_front(const std::vector<EvaluationRecord>& records, const pareto::Objectives& objectives) {
+  std::vector<pareto::Point> points;
   std::vector<std::size_t> ok_index;
   for (std::size_t i = 0; i < records.size(); ++i)
     if (records[i].ok()) {
-      points.push_back({records[i].epsilon, records[i].error()});
+      points.push_back(objective_point(records[i], objectives));
       ok_index.push_back(i);
     }
   std::vector<std::size_t> front;
@@ -137,10 +166,33 @@ std::vector<std::size_t> run_front(const std::vector<EvaluationRecord>& records)
 
 double run_hypervolume(const RunInfo& info, const std::vector<EvaluationRecord>& records) {
   const auto axis = axis_of(info);
-  std::vector<pareto::Point2> points;
+  std::vector<pareto::Point> points;
   for (const auto& r : records)
-    if (r.ok()) points.push_back(axis.map({r.epsilon, r.error()}));
-  return pareto::hypervolume_2d(points, axis.map({info.reference_epsilon, info.reference_error}));
+    if (r.ok()) points.push_back(axis.map(objective_point(r, info.objectives)));
+  return pareto::hypervolume(points, axis.map(info.objectives.reference()));
+}
+
+void objectives_to_json(const pareto::Objectives& objectives, nlohmann::json& into) {
+  nlohmann::json reference = nlohmann::json::array();
+  for (double r : objectives.reference()) reference.push_back(json_number(r));
+  into["reference"] = reference;
+  if (objectives.size() > 2) into["objectives"] = objectives.names();
+}
+
+pareto::Objectives objectives_from_json(const nlohmann::json& from, const std::string& source) {
+  pareto::Point reference;
+  for (const auto& r : from.at("reference")) reference.push_back(number_from_json(r, source + " reference"));
+  std::vector<std::string> further;
+  if (from.contains("objectives")) {
+    const auto names = from.at("objectives").get<std::vector<std::string>>();
+    if (names.size() < 2 || names[0] != "epsilon" || names[1] != "error")
+      throw InputError(source + ": objectives must begin with epsilon, error");
+    further.assign(names.begin() + 2, names.end());
+  }
+  if (reference.size() != 2 + further.size())
+    throw InputError(source + ": reference has " + std::to_string(reference.size()) + " numbers for " +
+                     std::to_string(2 + further.size()) + " objectives");
+  return pareto::Objectives::with(further, reference);
 }
 
 namespace {
@@ -172,10 +224,10 @@ void RunDirectoryWriter::add(const EvaluationRecord& record) {
 
 void RunDirectoryWriter::add_many(const std::vector<EvaluationRecord>& records) {
   const auto axis = axis_of(info_);
-  const pareto::Point2 reference = axis.map({info_.reference_epsilon, info_.reference_error});
-  std::vector<pareto::Point2> front;
+  const pareto::Point reference = axis.map(info_.objectives.reference());
+  std::vector<pareto::Point> front;
   for (const auto& r : records_)
-    if (r.ok()) front.push_back(axis.map({r.epsilon, r.error()}));
+    if (r.ok()) front.push_back(axis.map(objective_point(r, info_.objectives)));
   front = pareto::pareto_front(front);
   double hv = hv_history_.empty() ? 0.0 : hv_history_.back();
   for (const auto& r : records) {
@@ -183,8 +235,8 @@ void RunDirectoryWriter::add_many(const std::vector<EvaluationRecord>& records) 
       throw Error("run record " + std::to_string(r.id) + " has the wrong number of parameters");
     records_.push_back(r);
     if (r.ok()) {
-      const auto point = axis.map({r.epsilon, r.error()});
-      const double gain = pareto::hypervolume_improvement_2d(front, point, reference);
+      const auto point = axis.map(objective_point(r, info_.objectives));
+      const double gain = pareto::hypervolume_improvement(front, point, reference);
       if (gain > 0) {
         hv += gain;
         front.push_back(point);
@@ -199,14 +251,14 @@ void RunDirectoryWriter::add_many(const std::vector<EvaluationRecord>& records) 
 void RunDirectoryWriter::flush() const {
   const fs::path dir(directory_);
   std::string evaluations = header_line(info_) + "\n";
-  for (const auto& r : records_) evaluations += record_line(r) + "\n";
+  for (const auto& r : records_) evaluations += record_line(info_, r) + "\n";
   write_atomically(dir / "evaluations.csv", evaluations);
 
-  const auto front = run_front(records_);
+  const auto front = run_front(records_, info_.objectives);
   std::string front_csv = header_line(info_) + "\n";
   nlohmann::json front_json = nlohmann::json::array();
   for (std::size_t i : front) {
-    front_csv += record_line(records_[i]) + "\n";
+    front_csv += record_line(info_, records_[i]) + "\n";
     front_json.push_back(record_json(info_, records_[i]));
   }
   write_atomically(dir / "front.csv", front_csv);
@@ -218,7 +270,6 @@ void RunDirectoryWriter::flush() const {
       {"method", info_.method},
       {"seed", info_.seed ? nlohmann::json(*info_.seed) : nlohmann::json(nullptr)},
       {"parameters", info_.parameter_names},
-      {"reference", {json_number(info_.reference_epsilon), json_number(info_.reference_error)}},
       {"hv_axis", info_.hv_axis},
       {"log_floor", info_.log_floor},
       {"evaluations", records_.size()},
@@ -226,6 +277,7 @@ void RunDirectoryWriter::flush() const {
       {"hypervolume", json_number(hv_history_.empty() ? 0.0 : hv_history_.back())},
       {"hv_history", hv},
       {"front", front_json}};
+  objectives_to_json(info_.objectives, summary);
   for (const auto& [key, value] : info_.extra.items()) summary[key] = value;
   write_atomically(dir / "summary.json", summary.dump(2) + "\n");
 }
@@ -246,14 +298,13 @@ RunData read_run_directory(const std::string& directory) {
       data.info.method = s.at("method").get<std::string>();
       if (!s.at("seed").is_null()) data.info.seed = s["seed"].get<std::uint64_t>();
       data.info.parameter_names = s.at("parameters").get<std::vector<std::string>>();
-      data.info.reference_epsilon = number_from_json(s.at("reference").at(0), "reference[0]");
-      data.info.reference_error = number_from_json(s.at("reference").at(1), "reference[1]");
+      data.info.objectives = objectives_from_json(s, summary_path.string());
       data.info.hv_axis = s.at("hv_axis").get<std::string>();
       data.info.log_floor = s.value("log_floor", 1e-2);
       for (const auto& h : s.at("hv_history")) data.hv_history.push_back(number_from_json(h, "hv_history"));
       static const std::vector<std::string> own = {"problem", "method", "seed", "parameters", "reference",
-                                                   "hv_axis", "log_floor", "evaluations", "failed",
-                                                   "hypervolume", "hv_history", "front"};
+                                                   "objectives", "hv_axis", "log_floor", "evaluations",
+                                                   "failed", "hypervolume", "hv_history", "front"};
       for (const auto& [key, value] : s.items())
         if (std::find(own.begin(), own.end(), key) == own.end()) data.info.extra[key] = value;
     } catch (const nlohmann::json::exception& e) {
@@ -266,7 +317,8 @@ RunData read_run_directory(const std::string& directory) {
   if (!std::getline(in, line)) throw InputError(csv_path.string() + ": empty file (no header)");
   const auto header = csv_split(line);
   const std::size_t np = data.info.parameter_names.size();
-  if (header.size() != kLeadingColumns.size() + np + kTrailingColumns.size())
+  const auto objective_columns = data.info.objectives.columns();
+  if (header.size() != kLeadingColumns.size() + np + objective_columns.size() + kTrailingColumns.size())
     throw InputError(csv_path.string() + ":1: header has " + std::to_string(header.size()) +
                      " columns, summary.json lists " + std::to_string(np) + " parameters");
   int line_number = 1;
@@ -287,9 +339,10 @@ RunData read_run_directory(const std::string& directory) {
     if (r.status != "ok" && r.status != "failed" && r.status != "running")
       throw InputError(where + ": status '" + r.status + "' is not ok, failed or running");
     for (std::size_t i = 0; i < np; ++i) r.params.push_back(parse_double(f[3 + i], where + " (" + header[3 + i] + ")"));
-    double* numbers[] = {&r.epsilon, &r.delta, &r.utility, &r.utility_min, &r.utility_max, &r.seconds};
-    for (std::size_t k = 0; k < 6; ++k) *numbers[k] = parse_double(f[3 + np + k], where + " (" + kTrailingColumns[k] + ")");
-    r.message = f[3 + np + 6];
+    std::size_t k = 3 + np;
+    for (const auto& c : objective_columns) r.column(c) = parse_double(f[k++], where + " (" + c + ")");
+    r.seconds = parse_double(f[k++], where + " (seconds)");
+    r.message = f[k];
     // An edited or foreign file must not slip impossible values into fronts, plots and pick.
     if (r.status == "ok" && (!(r.epsilon >= 0) || !(r.utility >= 0 && r.utility <= 1) ||
                              !(r.utility_min <= r.utility && r.utility <= r.utility_max)))

@@ -28,7 +28,11 @@ namespace {
 constexpr const char* kFormat = "dpareto-study";
 constexpr const char* kVersion = "1";
 
-const char* kSchema = R"(
+// The evaluations table has one REAL column per objective column (epsilon, delta, utility, ...).
+std::string schema(const pareto::Objectives& objectives) {
+  std::string columns;
+  for (const auto& c : objectives.columns()) columns += c + " REAL, ";
+  return R"(
 CREATE TABLE study_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE evaluations(
   trial INTEGER PRIMARY KEY,
@@ -36,11 +40,19 @@ CREATE TABLE evaluations(
   phase TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
   params TEXT NOT NULL,
-  epsilon REAL, delta REAL, utility REAL, utility_min REAL, utility_max REAL, seconds REAL,
+  )" + columns + R"(seconds REAL,
   started_at REAL NOT NULL, finished_at REAL,
   message TEXT NOT NULL DEFAULT '',
   seed TEXT NOT NULL);
 )";
+}
+
+// "a, b, c" and "a = ?, b = ?, c = ?" of the objectives' columns.
+std::string column_list(const pareto::Objectives& objectives, const std::string& suffix) {
+  std::string list;
+  for (const auto& c : objectives.columns()) list += (list.empty() ? "" : ", ") + c + suffix;
+  return list;
+}
 
 double now_unix() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -159,14 +171,15 @@ std::string params_text(const std::vector<double>& params) {
 }  // namespace
 
 nlohmann::json run_info_to_json(const RunInfo& info) {
-  return {{"problem", info.problem},
-          {"method", info.method},
-          {"seed", info.seed ? nlohmann::json(std::to_string(*info.seed)) : nlohmann::json(nullptr)},
-          {"parameters", info.parameter_names},
-          {"reference", {json_number(info.reference_epsilon), json_number(info.reference_error)}},
-          {"hv_axis", info.hv_axis},
-          {"log_floor", info.log_floor},
-          {"extra", info.extra}};
+  nlohmann::json j = {{"problem", info.problem},
+                      {"method", info.method},
+                      {"seed", info.seed ? nlohmann::json(std::to_string(*info.seed)) : nlohmann::json(nullptr)},
+                      {"parameters", info.parameter_names},
+                      {"hv_axis", info.hv_axis},
+                      {"log_floor", info.log_floor},
+                      {"extra", info.extra}};
+  objectives_to_json(info.objectives, j);
+  return j;
 }
 
 RunInfo run_info_from_json(const nlohmann::json& v, const std::string& source) {
@@ -176,8 +189,7 @@ RunInfo run_info_from_json(const nlohmann::json& v, const std::string& source) {
     info.method = v.at("method").get<std::string>();
     if (!v.at("seed").is_null()) info.seed = parse_seed(v.at("seed").get<std::string>(), source);
     info.parameter_names = v.at("parameters").get<std::vector<std::string>>();
-    info.reference_epsilon = number_from_json(v.at("reference").at(0), source + " reference");
-    info.reference_error = number_from_json(v.at("reference").at(1), source + " reference");
+    info.objectives = objectives_from_json(v, source);
     info.hv_axis = v.at("hv_axis").get<std::string>();
     info.log_floor = v.at("log_floor").get<double>();
     info.extra = v.at("extra");
@@ -276,7 +288,7 @@ StudyDatabase StudyDatabase::in_memory(const StudyIdentity& identity, const RunI
 
 void StudyDatabase::initialize(const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config) {
   Transaction transaction(db_, where());
-  exec(kSchema);
+  exec(schema(info.objectives));
   set_meta("format", kFormat);
   set_meta("version", kVersion);
   set_meta("identity", nlohmann::json{{"problem", identity.problem},
@@ -358,9 +370,11 @@ void StudyDatabase::load() {
   config_ = parse_json(meta["config"], where() + ": metadata 'config'");
   explorer_state_ = parse_json(meta["explorer_state"], where() + ": metadata 'explorer_state'");
 
+  const auto columns = info_.objectives.columns();
+  const int last_number = 5 + static_cast<int>(columns.size());  // the seconds column
   Statement st(db_,
-               "SELECT trial, completion, phase, status, params, epsilon, delta, utility, utility_min, "
-               "utility_max, seconds, started_at, finished_at, message, seed FROM evaluations ORDER BY trial",
+               "SELECT trial, completion, phase, status, params, " + column_list(info_.objectives, "") +
+                   ", seconds, started_at, finished_at, message, seed FROM evaluations ORDER BY trial",
                where());
   std::set<long long> completions;
   while (st.step(where())) {
@@ -391,21 +405,17 @@ void StudyDatabase::load() {
       if (!std::isfinite(v)) throw InputError(row + ": params " + st.text(4) + " holds a non-finite value");
       r.params.push_back(v);
     }
-    for (int col = 5; col <= 10; ++col)
+    for (int col = 5; col <= last_number; ++col)
       if (!st.is_null(col) && st.type(col) != SQLITE_FLOAT && st.type(col) != SQLITE_INTEGER)
         throw InputError(row + ": column " + std::to_string(col + 1) + " holds '" + st.text(col) + "', not a number");
-    r.epsilon = st.real(5);
-    r.delta = st.real(6);
-    r.utility = st.real(7);
-    r.utility_min = st.real(8);
-    r.utility_max = st.real(9);
-    r.seconds = st.real(10);
+    for (std::size_t k = 0; k < columns.size(); ++k) r.column(columns[k]) = st.real(5 + static_cast<int>(k));
+    r.seconds = st.real(last_number);
     if (r.status == "ok" && !(r.epsilon >= 0 && r.utility >= 0 && r.utility <= 1))
       throw InputError(row + ": status ok but epsilon/utility are missing or out of range");
-    t.started_at = st.real(11);
-    t.finished_at = st.real(12);
-    r.message = st.text(13);
-    r.seed = parse_seed(st.text(14), row);
+    t.started_at = st.real(last_number + 1);
+    t.finished_at = st.real(last_number + 2);
+    r.message = st.text(last_number + 3);
+    r.seed = parse_seed(st.text(last_number + 4), row);
     trials_.push_back(std::move(t));
   }
   if (meta.count("unfinished_starts")) {
@@ -498,13 +508,15 @@ const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationR
   if (expensive) exec("PRAGMA synchronous=FULL");
   Transaction transaction(db_, where());
   {
+    const auto columns = info_.objectives.columns();
     Statement st(db_,
-                 "UPDATE evaluations SET completion = ?, status = ?, epsilon = ?, delta = ?, utility = ?, "
-                 "utility_min = ?, utility_max = ?, seconds = ?, finished_at = ?, message = ? WHERE trial = ?",
+                 "UPDATE evaluations SET completion = ?, status = ?, " + column_list(info_.objectives, " = ?") +
+                     ", seconds = ?, finished_at = ?, message = ? WHERE trial = ?",
                  where());
-    st.bind_int(1, completion).bind(2, result.status).bind(3, result.epsilon).bind(4, result.delta);
-    st.bind(5, result.utility).bind(6, result.utility_min).bind(7, result.utility_max).bind(8, result.seconds);
-    st.bind(9, finished).bind(10, result.message).bind_int(11, trial).step(where());
+    st.bind_int(1, completion).bind(2, result.status);
+    int i = 3;
+    for (const auto& c : columns) st.bind(i++, result.column(c));
+    st.bind(i, result.seconds).bind(i + 1, finished).bind(i + 2, result.message).bind_int(i + 3, trial).step(where());
   }
   set_meta("explorer_state", explorer_state.dump());
   t.unfinished_starts = 0;
@@ -517,11 +529,7 @@ const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationR
   auto& r = t.record;
   r.id = completion;
   r.status = result.status;
-  r.epsilon = result.epsilon;
-  r.delta = result.delta;
-  r.utility = result.utility;
-  r.utility_min = result.utility_min;
-  r.utility_max = result.utility_max;
+  for (const auto& c : info_.objectives.columns()) r.column(c) = result.column(c);
   r.seconds = result.seconds;
   r.message = result.message;
   t.finished_at = finished;

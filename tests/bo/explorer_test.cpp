@@ -23,7 +23,7 @@ space::Space synthetic_space() {
 bo::Observation oracle(const space::Params& p) {
   const double eps = p[1] / p[0];
   const double util = 0.95 / (1 + 0.3 * p[0]) * (1 - std::exp(-0.4 * p[1]));
-  return {p, true, eps, util};
+  return {p, true, {eps, util}};
 }
 
 bo::ExplorerOptions small_options() {
@@ -32,7 +32,7 @@ bo::ExplorerOptions small_options() {
   o.dense_candidates = 300;
   o.local_starts = 2;
   o.gp_restarts = 1;
-  o.reference = {200, 1};
+  o.objectives.set_reference({200, 1});
   return o;
 }
 
@@ -68,6 +68,37 @@ TEST_CASE("explorer: k0 initial points, then BO; deterministic for a seed; never
   for (const auto& p : asked_a) CHECK(synthetic_space().contains(p));
 }
 
+TEST_CASE("explorer: a third objective (training seconds) gets its own GP, HVPoI and EHVI on 3-D boxes") {
+  for (const std::string acquisition : {"hvpoi", "ehvi"}) {
+    auto options = small_options();
+    options.objectives = pareto::Objectives::with({"train_seconds"}, {200, 1, 100});
+    options.acquisition = acquisition;
+    bo::Explorer explorer(synthetic_space(), options, 4);
+    std::vector<space::Params> asked;
+    for (int i = 0; i < 10; ++i) {
+      auto s = explorer.ask();
+      REQUIRE(s);
+      asked.push_back(s->params);
+      auto o = oracle(s->params);
+      o.values.push_back(2.0 * s->params[1] + 1);  // seconds grow with the steps
+      explorer.tell(o);
+    }
+    CHECK(std::set<space::Params>(asked.begin(), asked.end()).size() == asked.size());
+    explorer.fit_surrogates();
+    CHECK(explorer.surrogates().gp(2).inputs().rows() == 10);
+    const auto p = explorer.predict(synthetic_space().to_unit(asked.back()));
+    REQUIRE(p.mean.size() == 3);
+    CHECK(p.mean[2] == doctest::Approx(std::log(2.0 * asked.back()[1] + 1)).epsilon(0.2));
+    CHECK(explorer.state().contains("train_seconds_theta"));
+  }
+  // Told two values where three objectives are declared: an InputError, not a silent misfit.
+  auto options = small_options();
+  options.objectives = pareto::Objectives::with({"train_seconds"}, {200, 1, 100});
+  bo::Explorer explorer(synthetic_space(), options, 4);
+  for (int i = 0; i < 6; ++i) explorer.tell(oracle(explorer.ask()->params));
+  CHECK_THROWS_AS(explorer.ask(), InputError);
+}
+
 TEST_CASE("explorer: a different seed explores differently") {
   bo::Explorer a(synthetic_space(), small_options(), 1), b(synthetic_space(), small_options(), 2);
   CHECK(run(a, 8) != run(b, 8));
@@ -82,7 +113,7 @@ TEST_CASE("explorer: failed evaluations are excluded from the surrogates and nev
     auto obs = oracle(s->params);
     if (i % 3 == 0) {
       obs.ok = false;
-      obs.epsilon = std::nan("");
+      obs.values = {std::nan(""), std::nan("")};
       failed.push_back(s->params);
     }
     for (const auto& f : failed)
@@ -148,7 +179,7 @@ TEST_CASE("explorer: grid and random baselines behind the same interface") {
   for (const auto& o : random->observations()) resumed->tell(o);
   resumed->restore_state(random->state());
   CHECK(resumed->ask()->params == random->ask()->params);
-  options.reference = {0, 1};  // every method checks the same options
+  options.objectives.set_reference({0, 1});  // every method checks the same options
   CHECK_THROWS_AS(bo::make_proposer(synthetic_space(), options, 1), InputError);
 }
 
@@ -175,7 +206,7 @@ TEST_CASE("grid search walks the grid lazily, in order, and resumes past what it
     const auto s = first.ask();
     REQUIRE(s);
     CHECK(s->params == all[i]);
-    if (i % 3 == 0) resumed.tell({all[i], true, 1, 0.5});
+    if (i % 3 == 0) resumed.tell({all[i], true, {1, 0.5}});
   }
   CHECK_FALSE(first.ask());
   std::vector<space::Params> rest;
@@ -187,10 +218,10 @@ TEST_CASE("grid search walks the grid lazily, in order, and resumes past what it
 
 TEST_CASE("explorer: bad configurations are refused with InputError") {
   auto options = small_options();
-  options.reference = {0, 1};
+  options.objectives.set_reference({0, 1});
   CHECK_THROWS_AS(bo::Explorer(synthetic_space(), options, 1), InputError);
   options = small_options();
-  options.reference = {10, 0};
+  options.objectives.set_reference({10, 0});
   CHECK_THROWS_AS(bo::Explorer(synthetic_space(), options, 1), InputError);
   options = small_options();
   options.initial_points = 0;

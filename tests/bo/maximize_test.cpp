@@ -30,7 +30,7 @@ struct Bump : bo::UnitFunction {
 struct MostPrivate : bo::Acquisition {
   std::string name() const override { return "test_most_private"; }
   std::string label() const override { return "most private"; }
-  double value(const bo::ImprovementRegion&, const bo::GpPrediction& p) const override { return -p.mean_log_epsilon; }
+  double value(const bo::ImprovementRegion&, const bo::GpPrediction& p) const override { return -p.mean[0]; }
 };
 const bo::AcquisitionRegistration registration("test_most_private", [] { return std::make_unique<MostPrivate>(); });
 
@@ -83,12 +83,12 @@ TEST_CASE("an acquisition registered in one place drives the explorer") {
   options.initial_points = 4;
   options.dense_candidates = 100;
   options.gp_restarts = 0;
-  options.reference = {100, 1};
+  options.objectives.set_reference({100, 1});
   bo::Explorer explorer(square(), options, 2);
   for (int i = 0; i < 7; ++i) {
     const auto s = explorer.ask();
     REQUIRE(s);
-    explorer.tell({s->params, true, 10 * s->params[0] + 0.1, 0.5 + 0.04 * s->params[1]});
+    explorer.tell({s->params, true, {10 * s->params[0] + 0.1, 0.5 + 0.04 * s->params[1]}});
   }
   CHECK(explorer.acquisition().label() == "most private");
   CHECK(explorer.observations().back().params[0] < 0.2);  // the last BO asks go where ε is smallest

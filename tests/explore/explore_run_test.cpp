@@ -18,7 +18,7 @@ explore::ExploreSettings svt_settings(const std::string& out) {
   explore::ExploreSettings s;
   s.explorer.initial_points = 6;
   s.explorer.dense_candidates = 200;
-  s.explorer.reference = {1000, 1};
+  s.explorer.objectives.set_reference({1000, 1});
   s.explorer.axis = {pareto::EpsilonAxis::Kind::log10, 1e-2};
   s.budget = 10;
   s.seed = 3;

@@ -50,8 +50,7 @@ std::string tradeoff_run() {
   info.method = "grid";
   info.seed = 1;
   info.parameter_names = {"a", "b"};
-  info.reference_epsilon = 10;
-  info.reference_error = 1;
+  info.objectives.set_reference({10, 1});
   study::RunDirectoryWriter writer(dir, info);
   int id = 0;
   for (const auto& p : space::full_grid(problem->space(), 7)) {

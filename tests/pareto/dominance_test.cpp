@@ -1,11 +1,8 @@
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cmath>
-#include <random>
 
 #include "dpareto/core/error.hpp"
-#include "dpareto/core/random.hpp"
 #include "dpareto/pareto/dominance.hpp"
 #include "dpareto/pareto/objective_axis.hpp"
 
@@ -32,23 +29,6 @@ TEST_CASE("non_dominated_indices: order, duplicates, ties") {
   CHECK(non_dominated_indices(std::vector<Point2>{}).empty());
 }
 
-TEST_CASE("non_dominated_indices: 2-D sweep agrees with the generic O(n^2) filter") {
-  dpareto::Rng rng(1);
-  std::uniform_int_distribution<int> u(0, 6);
-  for (int trial = 0; trial < 200; ++trial) {
-    std::vector<Point2> p2;
-    std::vector<std::vector<double>> pd;
-    for (int i = 0; i < 1 + trial % 25; ++i) {
-      p2.push_back({double(u(rng)), double(u(rng))});
-      pd.push_back({p2.back()[0], p2.back()[1]});
-    }
-    auto a = non_dominated_indices(p2);
-    const auto b = non_dominated_indices(pd);
-    std::sort(a.begin(), a.end());
-    CHECK(a == b);
-  }
-}
-
 TEST_CASE("EpsilonAxis: linear and clipped log10") {
   EpsilonAxis linear;
   CHECK(linear.to_axis(3.5) == 3.5);
@@ -60,7 +40,7 @@ TEST_CASE("EpsilonAxis: linear and clipped log10") {
   CHECK(log_axis.to_axis(0) == doctest::Approx(-2.0));
   CHECK(std::isinf(log_axis.to_axis(INFINITY)));
   CHECK(log_axis.from_axis(log_axis.to_axis(0.37)) == doctest::Approx(0.37));
-  const Point2 mapped = log_axis.map({100, 0.25});
+  const Point mapped = log_axis.map({100, 0.25});
   CHECK(mapped[0] == doctest::Approx(2.0));
   CHECK(mapped[1] == 0.25);
   CHECK(log_axis.name() == "log");

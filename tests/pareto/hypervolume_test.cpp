@@ -8,8 +8,11 @@
 #include "dpareto/core/random.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
 
+using dpareto::pareto::Point;
 using dpareto::pareto::Point2;
 using dpareto::pareto::Point3;
+using dpareto::pareto::fixed;
+using dpareto::pareto::hypervolume;
 using dpareto::pareto::hypervolume_2d;
 using dpareto::pareto::hypervolume_3d;
 using dpareto::pareto::hypervolume_improvement_2d;
@@ -22,8 +25,8 @@ double hypervolume_brute(const std::vector<P>& points, const P& reference) {
   double hv = 0;
   const std::size_t n = points.size();
   for (std::size_t mask = 1; mask < (std::size_t{1} << n); ++mask) {
-    P corner;
-    corner.fill(-INFINITY);
+    P corner = reference;  // a std::array or a std::vector of the reference's size
+    std::fill(corner.begin(), corner.end(), -INFINITY);
     int size = 0;
     for (std::size_t i = 0; i < n; ++i)
       if (mask >> i & 1) {
@@ -134,4 +137,35 @@ TEST_CASE("hypervolume_improvement_2d equals HV(P ∪ {m}) − HV(P)") {
     const double expected = hypervolume_2d(with_m, Point2{1, 1}) - hypervolume_2d(points, Point2{1, 1});
     CHECK(hypervolume_improvement_2d(points, m, Point2{1, 1}) == doctest::Approx(expected));
   }
+}
+
+TEST_CASE("N-D hypervolume: the 2-D and 3-D paths on the same points, and inclusion-exclusion") {
+  dpareto::Rng rng(12);
+  // Random points of a coarse grid of [0, 1.2)^d: ties, duplicates, points beyond r = 1.
+  auto grid_points = [&](std::size_t n, std::size_t d) {
+    std::uniform_int_distribution<int> u(0, 6);
+    std::vector<Point> points(n, Point(d));
+    for (auto& p : points)
+      for (double& v : p) v = u(rng) / 5.0;
+    return points;
+  };
+  for (int trial = 0; trial < 100; ++trial) {
+    const auto points2 = grid_points(1 + trial % 10, 2);
+    CHECK(hypervolume(points2, {1, 1}) == hypervolume_2d(fixed<2>(points2), {1, 1}));
+    const auto points3 = grid_points(1 + trial % 10, 3);
+    CHECK(hypervolume(points3, {1, 1, 1}) == hypervolume_3d(fixed<3>(points3), {1, 1, 1}));
+    for (std::size_t d = 3; d <= 5; ++d) {
+      const auto points = grid_points(1 + trial % 10, d);
+      const Point reference(d, 1.0);
+      CHECK(hypervolume(points, reference) == doctest::Approx(hypervolume_brute(points, reference)).epsilon(1e-12));
+    }
+  }
+  // The DESIGN 3-D points lifted to 4-D with the fourth coordinate 0 and reference 1: the same volume.
+  // (Built by push_back: GCC 12 at -O3 -march=native miscompiles the nested initializer list
+  // {{2, 2, 0, 0}, ...} in this function into {2, 2, 2, 2}.)
+  std::vector<Point> lifted;
+  for (const Point3& p : std::vector<Point3>{{2, 2, 0}, {2, 0, 1}, {3, 1, 0}}) lifted.push_back({p[0], p[1], p[2], 0});
+  CHECK(hypervolume(lifted, {4, 4, 4, 1}) == doctest::Approx(29.0));
+  CHECK_THROWS_AS(hypervolume({{1, 2, 3}}, {4, 4}), dpareto::InputError);
+  CHECK_THROWS_AS(hypervolume({{1, 2, 3}}, {4, INFINITY, 4}), dpareto::InputError);
 }

@@ -24,8 +24,7 @@ inline study::RunInfo svt_like_info(const std::string& method, std::uint64_t see
   info.method = method;
   info.seed = seed;
   info.parameter_names = {"bound", "noise"};
-  info.reference_epsilon = 1000;
-  info.reference_error = 1;
+  info.objectives.set_reference({1000, 1});
   info.hv_axis = "log";
   info.log_floor = 1e-2;
   info.extra = {{"initial_points", 8}, {"settings", {{"repeats", "5"}}}};

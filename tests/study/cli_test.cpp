@@ -207,6 +207,6 @@ TEST_CASE("CLI: a corrupt explorer state in a study is an error naming the study
   const auto r = run(dir, {"explore", "--problem", "svt", "--budget", "5", "--init", "2", "--seed", "1", "--study",
                            "s.db", "--out", "out"});
   CHECK(r.status == 2);
-  CHECK(r.err.find("\ndpareto explore: error: study s.db: corrupt explorer state (explorer state: bo_asks 1 or GP "
-                   "hyperparameters of 2 and 0 entries (expected 4) do not fit this space)\n") != std::string::npos);
+  CHECK(r.err.find("\ndpareto explore: error: study s.db: corrupt explorer state (explorer state: epsilon_theta has 2 "
+                   "entries, this space needs 4)\n") != std::string::npos);
 }

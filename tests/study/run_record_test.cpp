@@ -30,6 +30,27 @@ fs::path fresh_dir(const std::string& name) {
   fs::remove_all(dir);
   return dir;
 }
+
+std::string first_line(const fs::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+study::RunInfo toy_info() {
+  study::RunInfo info;
+  info.problem = "toy";
+  info.method = "dpareto";
+  info.parameter_names = {"a", "b"};
+  return info;
+}
+
+study::EvaluationRecord timed_record(int id, double eps, double util, double seconds) {
+  auto r = record(id, eps, util);
+  r.further["train_seconds"] = seconds;
+  return r;
+}
 }  // namespace
 
 TEST_CASE("run directory: written after every evaluation, read back identically, front and HV right") {
@@ -39,8 +60,7 @@ TEST_CASE("run directory: written after every evaluation, read back identically,
   info.method = "dpareto";
   info.seed = 7;
   info.parameter_names = {"a", "b"};
-  info.reference_epsilon = 10;
-  info.reference_error = 1;
+  info.objectives.set_reference({10, 1});
   study::RunDirectoryWriter writer(dir.string(), info);
   writer.add(record(1, 2.0, 0.5));
   writer.add(record(2, 1.0, 0.4));
@@ -57,7 +77,7 @@ TEST_CASE("run directory: written after every evaluation, read back identically,
   CHECK(data.records[2].status == "failed");
   CHECK(data.info.seed == 7u);
   CHECK(data.hv_history == writer.hv_history());
-  const auto front = study::run_front(data.records);
+  const auto front = study::run_front(data.records, data.info.objectives);
   REQUIRE(front.size() == 3);
   CHECK(data.records[front[0]].id == 2);
   CHECK(data.records[front[2]].id == 4);
@@ -95,4 +115,39 @@ TEST_CASE("CSV quoting round-trips") {
   const auto parts = study::csv_split(line);
   REQUIRE(parts.size() == 3);
   CHECK(parts[1] == field);
+}
+
+TEST_CASE("objectives descriptor: the CSV header of two objectives is today's, column for column") {
+  const auto dir = fresh_dir("header");
+  study::RunDirectoryWriter writer(dir.string(), toy_info());
+  const std::string today = "id,phase,status,a,b,epsilon,delta,utility,utility_min,utility_max,seconds,message";
+  CHECK(first_line(dir / "evaluations.csv") == today);
+  CHECK(first_line(dir / "front.csv") == today);
+  std::ifstream summary(dir / "summary.json");
+  const auto s = nlohmann::json::parse(summary);
+  CHECK(s.at("reference") == nlohmann::json::array({10, 1}));
+  CHECK_FALSE(s.contains("objectives"));  // two objectives: the summary of today
+  fs::remove_all(dir);
+}
+
+TEST_CASE("objectives descriptor: a third objective gets its column, its summary entry and a 3-D front") {
+  const auto dir = fresh_dir("three");
+  auto info = toy_info();
+  info.objectives = pareto::Objectives::with({"train_seconds"}, {10, 1, 100});
+  study::RunDirectoryWriter writer(dir.string(), info);
+  writer.add(timed_record(1, 1.0, 0.5, 50));
+  writer.add(timed_record(2, 2.0, 0.4, 10));  // dominated in (ε, error), not with the time
+  writer.add(timed_record(3, 2.0, 0.4, 60));  // dominated by record 2
+  CHECK(first_line(dir / "evaluations.csv") ==
+        "id,phase,status,a,b,epsilon,delta,utility,utility_min,utility_max,train_seconds,seconds,message");
+  // Boxes of [1,10]×[0.5,1]×[50,100] and [2,10]×[0.6,1]×[10,100], overlapping in [2,10]×[0.6,1]×[50,100].
+  CHECK(writer.hv_history().back() == doctest::Approx(9 * 0.5 * 50 + 8 * 0.4 * 90 - 8 * 0.4 * 50));
+  const auto data = study::read_run_directory(dir.string());
+  CHECK(data.info.objectives.names() == info.objectives.names());
+  CHECK(data.info.objectives.reference() == pareto::Point{10, 1, 100});
+  REQUIRE(data.records.size() == 3);
+  CHECK(data.records[1].column("train_seconds") == 10);
+  CHECK(study::run_front(data.records, data.info.objectives) == std::vector<std::size_t>{0, 1});
+  CHECK(study::run_hypervolume(data.info, data.records) == doctest::Approx(writer.hv_history().back()));
+  fs::remove_all(dir);
 }

@@ -303,3 +303,24 @@ TEST_CASE("open_or_create_study: a resume must keep the configuration and the se
   CHECK_THROWS_WITH_AS(open_or_create_study(path, identity(), info(), {{"method", "grid"}, {"initial_points", 8}}, true),
                        doctest::Contains("it was run with method=\"random\", not \"grid\""), InputError);
 }
+
+TEST_CASE("a study of three objectives: a column for the third, written, reopened and read back") {
+  const auto dir = temp_root.dir("three");
+  const auto path = (dir / "three.db").string();
+  auto three = info();
+  three.objectives = pareto::Objectives::with({"train_seconds"}, {10, 1, 100});
+  {
+    auto db = StudyDatabase::create(path, identity(), three, {{"method", "random"}});
+    const int trial = db.begin_trial("init", {0.5, 0.5}, 3, nlohmann::json::object());
+    auto r = toy_evaluation({0.5, 0.5}, 3);
+    r.further["train_seconds"] = 42;
+    db.finish_trial(trial, r, nlohmann::json::object());
+  }
+  const auto db = StudyDatabase::open(path, StudyDatabase::Access::read_only);
+  CHECK(db.run_info().objectives.names() == three.objectives.names());
+  CHECK(db.run_info().objectives.reference() == pareto::Point{10, 1, 100});
+  REQUIRE(db.trials().size() == 1);
+  CHECK(db.trials()[0].record.column("train_seconds") == 42);
+  CHECK(db.trials()[0].record.epsilon == 5);
+  CHECK(integrity(dir / "three.db") == "ok");
+}

@@ -1,7 +1,7 @@
 #pragma once
-// A multi-objective acquisition (Couckuyt et al. 2014; DESIGN.md §3.2): the value of a Gaussian
-// prediction of both objectives against the improvement region. Each acquisition is one file that
-// registers itself by name (hvpoi.cpp, ehvi.cpp; acquisition_registry.hpp).
+// A multi-objective acquisition (Couckuyt et al. 2014; DESIGN.md §3.2, §3.7): the value of a
+// Gaussian prediction of every objective against the improvement region. Each acquisition is one
+// file that registers itself by name (hvpoi.cpp, ehvi.cpp; acquisition_registry.hpp).
 #include <string>
 
 #include "dpareto/bo/improvement_region.hpp"
@@ -9,16 +9,14 @@
 
 namespace dpareto::bo {
 
-// A Gaussian prediction of both objectives in GP space: (log epsilon, logit utility).
+// A Gaussian prediction of every objective in GP space (pareto::Objective::to_gp), oriented so
+// that smaller is better: mean (log ε, −logit u, ...) and its sd.
 struct GpPrediction {
-  double mean_log_epsilon, sd_log_epsilon;
-  double mean_logit_utility, sd_logit_utility;
+  pareto::Point mean, sd;
 };
 
-// The prediction as "smaller is better" coordinates of GP space: mean (log ε, −logit u) and its sd
-// (floored at 1e-12, so that a noiseless GP still gives a proper normal).
-pareto::Point2 gp_space_mean(const GpPrediction& p);
-pareto::Point2 gp_space_sd(const GpPrediction& p);
+// The sd floored at 1e-12, so that a noiseless GP still gives a proper normal.
+pareto::Point floored_sd(const GpPrediction& p);
 
 class Acquisition {
  public:
@@ -28,10 +26,7 @@ class Acquisition {
   virtual double value(const ImprovementRegion& region, const GpPrediction& prediction) const = 0;
   // False when the value is 0 wherever the predictive mean is this one, whatever the variances: a
   // cheap screen (means only) before predictive variances are computed.
-  virtual bool may_improve(const ImprovementRegion& /*region*/, double /*mean_log_epsilon*/,
-                           double /*mean_logit_utility*/) const {
-    return true;
-  }
+  virtual bool may_improve(const ImprovementRegion& /*region*/, const pareto::Point& /*mean*/) const { return true; }
 };
 
 }  // namespace dpareto::bo

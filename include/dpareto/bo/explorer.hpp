@@ -23,17 +23,16 @@ class Explorer : public Proposer {
   // options check_options refuses or an unknown acquisition.
   Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed);
 
-  // Besides the ask counter: the BO ask counter and both GPs' hyperparameters (the warm start of
-  // the next fit).
+  // Besides the ask counter: the BO ask counter and every GP's hyperparameters (the warm start of
+  // the next fit), as "<column>_theta": epsilon_theta, utility_theta, ...
   nlohmann::json state() const override;
   void restore_state(const nlohmann::json& state) override;
   const ExplorerOptions& options() const { return options_; }
   const Acquisition& acquisition() const { return *acquisition_; }
 
   // The fitted surrogates (after the last BO ask), for figures and `pick --from model`.
-  const gp::GaussianProcess& epsilon_gp() const { return surrogates_.epsilon(); }
-  const gp::GaussianProcess& utility_gp() const { return surrogates_.utility(); }
-  // Fits both GPs on the ok observations (used by ask(), and by tools that need surrogates).
+  const Surrogates& surrogates() const { return surrogates_; }
+  // Fits every GP on the ok observations (used by ask(), and by tools that need surrogates).
   void fit_surrogates();
   // Prediction at unit-cube x from the fitted surrogates.
   GpPrediction predict(const std::vector<double>& unit_x) const { return surrogates_.predict(unit_x); }

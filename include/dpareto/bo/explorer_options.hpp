@@ -5,7 +5,7 @@
 
 #include "dpareto/bo/acquisition_registry.hpp"
 #include "dpareto/pareto/objective_axis.hpp"
-#include "dpareto/pareto/point.hpp"
+#include "dpareto/pareto/objectives.hpp"
 #include "dpareto/space/space.hpp"
 
 namespace dpareto::bo {
@@ -25,15 +25,15 @@ struct ExplorerOptions {
   ReferenceMode reference_mode = ReferenceMode::fixed;
   int initial_points = 16;          // k0 random points before BO
   bool initial_from_prior = false;  // draw initial/random points from Appx. C priors
-  pareto::Point2 reference{10, 1};  // (epsilon, error)
-  pareto::EpsilonAxis axis{};
+  pareto::Objectives objectives = pareto::Objectives::privacy_utility();  // with the reference (10, 1)
+  pareto::EpsilonAxis axis{};   // the first objective's (epsilon's) hypervolume axis
   int grid_points = 3;          // grid baseline: points per dimension
   int dense_candidates = 1000;  // acquisition maximization: random/Sobol stage size (<= kMaxDenseCandidates)
   int local_starts = 5;         // NLopt local refinements from the best candidates
   int local_evaluations = 60;   // acquisition evaluations per local refinement
   int gp_restarts = 4;          // random restarts besides the warm start, at full refits
   int full_refit_every = 8;     // BO asks between full refits; others warm-start only
-  bool utility_noisy = true;    // learn the utility GP's noise (privacy GP: nugget)
+  bool utility_noisy = true;    // learn the noise of the GPs of objectives not known exactly (privacy GP: nugget)
 };
 
 // InputError for an empty space, k0 < 1 (DPareto loop), a reference not strictly worse than the

@@ -23,7 +23,7 @@ struct Suggestion {
 struct Observation {
   space::Params params;
   bool ok = false;
-  double epsilon = 0, utility = 0;
+  std::vector<double> values;  // ok: one per objective, as its record column holds it (epsilon, utility, ...)
 };
 
 // Timing breakdown of ask() (seconds, cumulative); zero for the baselines.

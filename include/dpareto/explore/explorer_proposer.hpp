@@ -2,13 +2,16 @@
 // The study adapter: a bo::Proposer (the DPareto explorer or a baseline) seen from a
 // study::StudyRunner as a study::Proposer.
 #include "dpareto/bo/proposer.hpp"
+#include "dpareto/pareto/objectives.hpp"
 #include "dpareto/study/study_runner.hpp"
 
 namespace dpareto::explore {
 
 class ExplorerProposer : public study::Proposer {
  public:
-  explicit ExplorerProposer(bo::Proposer& explorer) : explorer_(explorer) {}
+  // `objectives`: which record columns the proposer is told (epsilon, utility, ...).
+  ExplorerProposer(bo::Proposer& explorer, pareto::Objectives objectives)
+      : explorer_(explorer), objectives_(std::move(objectives)) {}
   std::optional<study::Proposal> ask(const std::vector<std::vector<double>>& pending) override;
   void tell(const study::EvaluationRecord& record) override;
   nlohmann::json state() const override { return explorer_.state(); }
@@ -16,6 +19,7 @@ class ExplorerProposer : public study::Proposer {
 
  private:
   bo::Proposer& explorer_;
+  pareto::Objectives objectives_;
 };
 
 }  // namespace dpareto::explore

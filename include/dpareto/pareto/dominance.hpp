@@ -10,15 +10,25 @@ namespace dpareto::pareto {
 // a dominates b: a <= b in every objective and a < b in at least one.
 bool dominates(const Point2& a, const Point2& b);
 bool dominates(const Point3& a, const Point3& b);
-bool dominates(const std::vector<double>& a, const std::vector<double>& b);
+bool dominates(const Point& a, const Point& b);  // InputError for points of different sizes
+
+// p is strictly better than the reference in every objective (false for NaN).
+template <typename P>
+bool strictly_below(const P& p, const P& reference) {
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (!(p[i] < reference[i])) return false;
+  return true;
+}
 
 // Indices of the non-dominated points (duplicates: the first occurrence is kept), sorted by the
-// first objective ascending (ties: second ascending). O(n log n) for 2-D.
+// first objective ascending (ties: the next objectives ascending). A NaN objective is an
+// InputError. 2-D: a sweep in O(n log n); d-D: O(n^2 d), 2-D points take the sweep.
 std::vector<std::size_t> non_dominated_indices(const std::vector<Point2>& points);
-// Generic d-dimensional version (O(n^2 d)), in input order.
-std::vector<std::size_t> non_dominated_indices(const std::vector<std::vector<double>>& points);
+std::vector<std::size_t> non_dominated_indices(const std::vector<Point>& points);
 
-// The front itself: non-dominated points sorted by the first objective (so the second decreases).
+// The front itself: non-dominated points sorted by the first objective (so in 2-D the second
+// decreases).
 std::vector<Point2> pareto_front(const std::vector<Point2>& points);
+std::vector<Point> pareto_front(const std::vector<Point>& points);
 
 }  // namespace dpareto::pareto

@@ -13,8 +13,11 @@ struct EpsilonAxis {
 
   double to_axis(double epsilon) const;    // linear: epsilon; log10: log10(max(epsilon, floor))
   double from_axis(double value) const;    // inverse (log10: 10^value)
-  // (epsilon, error) -> axis coordinates (to_axis(epsilon), error).
-  Point2 map(const Point2& objectives) const { return {to_axis(objectives[0]), objectives[1]}; }
+  // An objective point (epsilon first) -> axis coordinates (to_axis(epsilon), the others as they are).
+  Point map(Point objectives) const {
+    objectives[0] = to_axis(objectives[0]);
+    return objectives;
+  }
   std::string name() const;  // "linear" or "log"
 };
 

@@ -1,10 +1,11 @@
 #pragma once
 // The record of one exploration run and its files (DESIGN.md §2 "Output of a run"):
-//   evaluations.csv  id,phase,status,<params...>,epsilon,delta,utility,utility_min,utility_max,seconds,message
-//   front.csv        the non-dominated ok rows, same columns, sorted by epsilon
+//   evaluations.csv  id,phase,status,<params...>,<objective columns...>,seconds,message
+//                    (two objectives: epsilon,delta,utility,utility_min,utility_max)
+//   front.csv        the non-dominated ok rows, same columns, sorted by the first objective
 //   summary.json     {"problem","method","seed","reference","hv_axis","evaluations","hypervolume",
-//                     "hv_history","front",...}
-// This module depends on nothing else in dpareto: records carry plain names and numbers.
+//                     "hv_history","front",...} (more than two objectives: "objectives", their names)
+// The objective columns come from the run's pareto::Objectives; records carry plain names and numbers.
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "dpareto/core/file_lock.hpp"
+#include "dpareto/pareto/objectives.hpp"
 
 namespace dpareto::study {
 
@@ -22,28 +24,43 @@ struct EvaluationRecord {
   std::string status;           // ok | failed (| running, in a study database)
   std::vector<double> params;   // in RunInfo::parameter_names order
   double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0, seconds = 0;
+  std::map<std::string, double> further;  // the columns of objectives after (epsilon, error), by name
   std::string message;
   std::uint64_t seed = 0;       // the seed the utility oracle received
 
   bool ok() const { return status == "ok"; }
   double error() const { return 1.0 - utility; }
+  // An objective column by name: a named field above, else `further` (Error if it has none).
+  double column(const std::string& name) const;
+  double& column(const std::string& name);
 };
+
+// The record's value of each objective as its column holds it (epsilon, utility, ...), and the
+// objective point itself (epsilon, 1 − utility, ...).
+std::vector<double> column_values(const EvaluationRecord& record, const pareto::Objectives& objectives);
+pareto::Point objective_point(const EvaluationRecord& record, const pareto::Objectives& objectives);
 
 struct RunInfo {
   std::string problem;
   std::string method;                       // dpareto | random | grid
   std::optional<std::uint64_t> seed;        // absent: seeded from the OS CSPRNG
   std::vector<std::string> parameter_names;
-  double reference_epsilon = 10, reference_error = 1;
+  pareto::Objectives objectives = pareto::Objectives::privacy_utility();  // names, columns, reference
   std::string hv_axis = "linear";           // linear | log
   double log_floor = 1e-2;
   nlohmann::json extra = nlohmann::json::object();  // acquisition, init, budget, problem settings...
 };
 
-// Hypervolume of the ok records' (epsilon, error) points under RunInfo's reference and axis.
+// Hypervolume of the ok records' objective points under RunInfo's reference and axis.
 double run_hypervolume(const RunInfo& info, const std::vector<EvaluationRecord>& records);
-// Indices (into records) of the non-dominated ok records, sorted by epsilon.
-std::vector<std::size_t> run_front(const std::vector<EvaluationRecord>& records);
+// Indices (into records) of the non-dominated ok records, sorted by the first objective.
+std::vector<std::size_t> run_front(const std::vector<EvaluationRecord>& records, const pareto::Objectives& objectives);
+
+// The objectives as summary.json and a study's metadata hold them: "reference" (one number per
+// objective) and, beyond the (epsilon, error) pair, "objectives" (every name); read back by
+// objectives_from_json (InputError naming `source`).
+void objectives_to_json(const pareto::Objectives& objectives, nlohmann::json& into);
+pareto::Objectives objectives_from_json(const nlohmann::json& from, const std::string& source);
 
 // Writes the three files of a run directory, rewriting them atomically (write + rename) after
 // every evaluation so that a killed run leaves consistent files. The directory is locked while the

@@ -1,11 +1,11 @@
-#include "dpareto/gp/output_transform.hpp"
+#include "dpareto/pareto/objective_transform.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "dpareto/core/error.hpp"
 
-namespace dpareto::gp {
+namespace dpareto::pareto {
 
 double forward(Transform t, double value) {
   if (std::isnan(value)) throw InputError("output transform " + transform_name(t) + ": value is NaN");
@@ -47,4 +47,4 @@ std::string transform_name(Transform t) {
   throw InputError("output transform: unknown kind");
 }
 
-}  // namespace dpareto::gp
+}  // namespace dpareto::pareto

@@ -1,10 +1,10 @@
 #pragma once
-// Output transforms of the surrogates (DPareto Sec. 3.2 "A Note on Output Domains"): log for
+// Output transforms of the objectives' surrogates (DPareto Sec. 3.2 "A Note on Output Domains"): log for
 // epsilon, logit for utility, identity. logit clamps its argument to [margin, 1 − margin] with
 // margin = 1e-6 so that utilities of exactly 0 or 1 stay finite (|logit| ≤ 13.8).
 #include <string>
 
-namespace dpareto::gp {
+namespace dpareto::pareto {
 
 enum class Transform { identity, log, logit };
 
@@ -14,4 +14,4 @@ double forward(Transform t, double value);  // log: value must be > 0 (clamped a
 double inverse(Transform t, double value);
 std::string transform_name(Transform t);
 
-}  // namespace dpareto::gp
+}  // namespace dpareto::pareto

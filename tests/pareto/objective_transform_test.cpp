@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "dpareto/core/error.hpp"
-#include "dpareto/gp/output_transform.hpp"
+#include "dpareto/pareto/objective_transform.hpp"
 
-using namespace dpareto::gp;
+using namespace dpareto::pareto;
 
 TEST_CASE("output transforms round-trip") {
   for (double v : {1e-4, 0.3, 0.5, 0.9, 0.999}) {
