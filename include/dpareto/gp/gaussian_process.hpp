@@ -72,7 +72,9 @@ class GaussianProcess {
   Eigen::VectorXd y_;          // caller units
   double y_mean_ = 0, y_scale_ = 1;
   Eigen::VectorXd theta_;
-  Eigen::LLT<Eigen::MatrixXd> chol_;
+  // Factorized once at construction (of nothing) so that its status is defined: Eigen leaves it
+  // uninitialized, and copying or moving a GP before its first fit would read it (UBSan).
+  Eigen::LLT<Eigen::MatrixXd> chol_{Eigen::MatrixXd(0, 0)};
   Eigen::VectorXd alpha_;      // K⁻¹ (y − mean)/scale
   bool factorized_ = false;
 };
