@@ -1,4 +1,5 @@
 // dpareto account dpsgd|gaussian|tuning: privacy accounting from the command line (privacy module).
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,11 @@
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 #include "dpareto/privacy/random_stopping_bound.hpp"
+#include "dpareto/problems/dp_training_problem.hpp"
+#include "dpareto/select/candidate_file.hpp"
+#include "dpareto/select/tuning_plan.hpp"
+#include "problem_flags.hpp"
+#include "tuning_flags.hpp"
 
 namespace dpareto::apps {
 namespace {
@@ -104,7 +110,67 @@ int run_dpsgd(int argc, char** argv) {
   return 0;
 }
 
+// `account tuning --method M`: what `dpareto tune` with the same flags would certify, from the
+// problem's row count and the split sizes alone (select/tuning_plan.hpp).
+int run_tuning_plan(int argc, char** argv) {
+  po::options_description options("account tuning --method options");
+  add_problem_flags(options);
+  add_tuning_flags(options);
+  options.add_options()("rows", po::value<int>(), "training rows n (default: the problem's)")(
+      "validation-rows", po::value<int>(), "random-stopping, grid: validation rows (default round(f n)); subsampled: "
+                                           "validation rows of X1 (default round(f |X1|))")(
+      "subsample-rows", po::value<int>(), "subsampled: |X1| (default round(q n))")("json", "print one JSON object");
+  const auto vm = parse_command_line(
+      "dpareto account tuning --method random-stopping|grid|subsampled|propose-test|dp-hype --problem NAME "
+      "--candidates FILE --target-epsilon E --delta D [method flags as for tune] [--rows N] [--validation-rows V] "
+      "[--subsample-rows S] [--json]",
+      options, argc, argv);
+  if (!vm) return 0;
+  const select::TuningSettings settings = tuning_settings(*vm);
+  const auto candidates = select::read_candidate_file((*vm)["candidates"].as<std::string>());
+  const auto problem = make_problem_from(*vm);
+  const auto* dp = dynamic_cast<const problems::DpTrainingProblem*>(problem.get());
+  if (dp == nullptr) throw InputError("--problem " + problem->name() + " is not a DP-training problem (tune needs one)");
+  auto configs = select::tuning_candidates(*dp, candidates).configs;
+  const auto size_flag = [&](const char* flag, int fallback) {
+    if (!vm->count(flag)) return fallback;
+    const int v = (*vm)[flag].as<int>();
+    if (v < 1) throw InputError(std::string("--") + flag + " " + std::to_string(v) + " must be >= 1");
+    return v;
+  };
+  const int rows = size_flag("rows", dp->data().train.size());
+  for (auto& c : configs) c.lot_size = std::min(c.lot_size, rows);
+  select::check_settings_fit(settings, configs.size(), rows, dp->name(), candidates.source);
+  select::TuningSizes sizes = select::expected_sizes(settings, rows);
+  sizes.subsample_rows = size_flag("subsample-rows", sizes.subsample_rows);
+  sizes.validation_rows = size_flag("validation-rows", sizes.validation_rows);
+  const auto plan = select::plan_tuning(configs, settings, sizes);
+
+  nlohmann::json json = plan.details;
+  json["method"] = select::to_string(settings.method);
+  json["epsilon"] = json_number(plan.total.epsilon);
+  json["delta"] = json_number(plan.total.delta);
+  json["order"] = json_number(plan.total.order);
+  json["conversion"] = privacy::to_string(plan.total.conversion);
+  json["noise_multipliers"] = plan.noise_multipliers;
+  if (vm->count("json")) {
+    std::cout << json.dump() << "\n";
+    return 0;
+  }
+  std::cout << json["method"].get<std::string>() << " (planned, as tune would certify): epsilon = "
+            << format_number(plan.total.epsilon) << " at delta = " << format_number(plan.total.delta) << " (order "
+            << format_number(plan.total.order) << ", " << privacy::to_string(plan.total.conversion)
+            << "); split: tuning " << json["split"]["tuning_epsilon"].dump() << ", training "
+            << json["split"]["training_epsilon"].dump() << "\n";
+  std::cout << "noise multipliers (per candidate): " << json["noise_multipliers"].dump() << "\n";
+  if (json.contains("rows")) std::cout << "rows: " << json["rows"].dump() << "\n";
+  return 0;
+}
+
 int run_tuning(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--method" || std::string(argv[i]).rfind("--method=", 0) == 0)
+      return run_tuning_plan(argc, argv);
   po::options_description options("account tuning options");
   options.add_options()("distribution", po::value<std::string>()->required(), "law of the number of runs K: poisson (--mu) or tnb (--eta, --gamma)")(
       "mu", po::value<double>(), "Poisson mean of K, >= 1")("eta", po::value<double>(), "truncated negative binomial eta > -1")(
@@ -181,7 +247,7 @@ int run_account(int argc, char** argv) {
   return dispatch_actions("account",
                           {{"dpsgd", "epsilon of DP-SGD (subsampled Gaussian, RDP accountant)", run_dpsgd},
                            {"gaussian", "sigma of the Gaussian mechanism for (eps, delta): analytic and classic", run_gaussian},
-                           {"tuning", "epsilon of random-stopping hyperparameter tuning of DP-SGD runs", run_tuning}},
+                           {"tuning", "epsilon of hyperparameter tuning: random stopping over DP-SGD runs, or (--method) what tune would certify", run_tuning}},
                           argc, argv);
 }
 

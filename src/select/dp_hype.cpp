@@ -102,12 +102,20 @@ std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeO
   const double n = double(clients);
   const double scale = double(options.fixed_point_scale);
   const double grid_variance = options.sigma * options.sigma * scale * scale / n;  // per client
+  // Kairouz, Liu, Steinke 2021 ("The Distributed Discrete Gaussian Mechanism for Federated Learning
+  // with Secure Aggregation", ICML), Thm 1: for n clients each adding N_Z(0, s²) per coordinate with
+  // s >= 1/2, the sum is ½ε²-concentrated DP (so α·ε²/2-RDP at every α) with
+  //   ε = min{ √(Δ₂²/(n s²) + τd/2), Δ₂/(√n s) + τ√d },  τ = 10 Σ_{k=1}^{n−1} exp(−2π² s² k/(k+1)).
+  // Outside s >= 1/2 the theorem says nothing, so such a grid is refused.
+  if (!(grid_variance >= 0.25))
+    throw InputError("DP-HYPE: per-client discrete Gaussian std " + format_number(std::sqrt(grid_variance)) +
+                     " (sigma " + format_number(options.sigma) + " x scale " + std::to_string(options.fixed_point_scale) +
+                     " / sqrt(" + std::to_string(clients) + " clients)) is below 1/2, where KLS21 Thm 1 does not hold");
   double tau = 0;
   for (std::size_t j = 1; j < clients; ++j) {
     tau += 10 * std::exp(-2 * std::numbers::pi * std::numbers::pi * grid_variance * double(j) / double(j + 1));
   }
-  // KLS21 Thm 1: ½ε²-zCDP with ε = min{√(Δ₂²/(nσ²) + τd/2), Δ₂/(√n σ) + τ√d}, here Δ₂² = k·scale²
-  // and nσ² = n·grid_variance = σ_vote²·scale².
+  // Here Δ₂² = k·scale² (k the vote's Δ₂² in votes) and n s² = n·grid_variance = σ_vote²·scale².
   const double d = double(candidates);
   const double ratio = k * scale * scale / (n * grid_variance);
   const double eps = std::min(std::sqrt(ratio + tau * d / 2), std::sqrt(ratio) + tau * std::sqrt(d));

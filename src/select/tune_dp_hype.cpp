@@ -19,35 +19,42 @@
 #include "dpareto/select/tuning_accounting.hpp"
 #include "dpareto/select/tuning_data.hpp"
 #include "tuning_context.hpp"
+#include "tuning_plans.hpp"
 
 namespace dpareto::select {
+
+DpHypePlan plan_dp_hype(const PlanInputs& in) {
+  const auto& s = in.settings;
+  const std::size_t p = in.configs.size();
+  DpHypePlan plan;
+  plan.options.top_k = s.top_k;
+  plan.record = record_vote_neighbours(s.client_split == ClientSplit::label_skew,
+                                       in.configs.front().sampling != privacy::Sampling::poisson);
+  const auto vote_curve = [&](double sigma) {
+    DpHypeOptions o = plan.options;
+    o.sigma = sigma;
+    return dp_hype_rdp(in.orders, o, s.clients, p, plan.record);
+  };
+  const double tuning_target = s.tuning_share * s.target_epsilon;
+  plan.options.sigma = smallest_meeting_target(
+      [&](double sigma) { return privacy::rdp_to_epsilon(in.orders, vote_curve(sigma), s.delta, s.conversion).epsilon; },
+      1e-3, 1e6, tuning_target, tuning_budget_name(s));
+  plan.tuning_curve = vote_curve(plan.options.sigma);
+  plan.final_training = calibrate_final_training(in, plan.tuning_curve);
+  plan.split = retraining_split(in, plan.tuning_curve, plan.final_training);
+  return plan;
+}
 
 TuningOutcome tune_dp_hype(TuningContext& context) {
   const auto& s = context.settings;
   const std::size_t p = context.configs.size();
-  DpHypeOptions options;
-  options.top_k = s.top_k;
-  const auto vote_curve = [&](double sigma, VoteNeighbours neighbours) {
-    DpHypeOptions o = options;
-    o.sigma = sigma;
-    return dp_hype_rdp(context.orders, o, s.clients, p, neighbours);
-  };
-  const auto record = record_vote_neighbours(s.client_split == ClientSplit::label_skew,
-                                             context.configs.front().sampling != privacy::Sampling::poisson);
-  const double tuning_target = s.tuning_share * s.target_epsilon;
-  options.sigma = smallest_meeting_target(
-      [&](double sigma) {
-        return privacy::rdp_to_epsilon(context.orders, vote_curve(sigma, record), s.delta,
-                                       s.conversion).epsilon;
-      },
-      1e-3, 1e6, tuning_target, tuning_budget_name(s));
-  const auto tuning_curve = vote_curve(options.sigma, record);
+  const auto plan = plan_dp_hype(context.inputs());
+  const auto& options = plan.options;
+  const auto record = plan.record;
+  const auto& configs = plan.final_training.configs;
+  const auto& total = plan.final_training.total;
 
-  const FinalTraining final_training = calibrate_final_training(context, tuning_curve);
-  const auto& configs = final_training.configs;
-  const auto& total = final_training.total;
-
-  context.spend(final_training.total_rdp, total);
+  context.spend(plan.final_training.total_rdp, total);
 
   const auto clients = s.client_split == ClientSplit::iid
                            ? uniform_parts(context.rows, s.clients, *context.source)
@@ -80,7 +87,7 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
                                 ? "DP-HYPE vote, record level (one row changes its client's vote: alpha k / sigma^2)"
                                 : "DP-HYPE vote, record level (a replaced row can leave one label-skewed client and "
                                   "join another, two votes change: 4 alpha k / sigma^2)",
-                            context.orders, tuning_curve);
+                            context.orders, plan.tuning_curve);
   vote["sensitivity_squared"] = vote_sensitivity_squared(record, s.top_k);
   vote["sigma"] = c["vote_sigma"];
   vote["client_level_epsilon"] = json_number(
@@ -90,9 +97,8 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
   vote["client_level_note"] =
       "for information: adding or removing a whole client, whose noise share leaves with it (the total's noise "
       "variance drops from sigma^2 to sigma^2 (n-1)/n): the Renyi divergence of the two Gaussians, both directions";
-  c["components"] = {vote, final_training_component(context, final_training)};
-  c["split"] = budget_split(context, tuning_curve, final_training.training_rdp, total);
-  c["split"]["tuning_share"] = json_number(s.tuning_share);
+  c["components"] = {vote, final_training_component(context, plan.final_training)};
+  c["split"] = plan.split;
   c["validation_utility_note"] = "DP-HYPE releases votes, not a utility";
 
   const std::size_t sel = outcome.selected;

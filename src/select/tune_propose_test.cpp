@@ -16,12 +16,14 @@
 #include "dpareto/select/tuning_accounting.hpp"
 #include "dpareto/select/tuning_data.hpp"
 #include "tuning_context.hpp"
+#include "tuning_plans.hpp"
 
 namespace dpareto::select {
 
-TuningOutcome tune_propose_test(TuningContext& context) {
-  const auto& s = context.settings;
-  ProposeTestOptions options;
+ProposeTestPlan plan_propose_test(const PlanInputs& in) {
+  const auto& s = in.settings;
+  ProposeTestPlan plan;
+  auto& options = plan.options;
   options.partitions = s.partitions;
   options.granularity = s.granularity;
   options.utility_floor = s.utility_floor;
@@ -29,18 +31,25 @@ TuningOutcome tune_propose_test(TuningContext& context) {
   const auto tuning_epsilon = [&](double epsilon0) {
     ProposeTestOptions o = options;
     o.epsilon0 = epsilon0;
-    return privacy::rdp_to_epsilon(context.orders, propose_test_rdp(o, context.orders), s.delta, s.conversion).epsilon;
+    return privacy::rdp_to_epsilon(in.orders, propose_test_rdp(o, in.orders), s.delta, s.conversion).epsilon;
   };
   // Search x = 1/ε₀: the tuning ε is nonincreasing in x.
   options.epsilon0 = 1 / smallest_meeting_target([&](double x) { return tuning_epsilon(1 / x); }, 1 / tuning_target,
                                                  1e12, tuning_target, tuning_budget_name(s));
-  const auto tuning_curve = propose_test_rdp(options, context.orders);
+  plan.tuning_curve = propose_test_rdp(options, in.orders);
+  plan.final_training = calibrate_final_training(in, plan.tuning_curve);
+  plan.split = retraining_split(in, plan.tuning_curve, plan.final_training);
+  return plan;
+}
 
-  const FinalTraining final_training = calibrate_final_training(context, tuning_curve);
-  const auto& configs = final_training.configs;
-  const auto& total = final_training.total;
+TuningOutcome tune_propose_test(TuningContext& context) {
+  const auto& s = context.settings;
+  const auto plan = plan_propose_test(context.inputs());
+  const auto& options = plan.options;
+  const auto& configs = plan.final_training.configs;
+  const auto& total = plan.final_training.total;
 
-  context.spend(final_training.total_rdp, total);
+  context.spend(plan.final_training.total_rdp, total);
 
   // Partitions, each split into training and validation rows.
   struct Partition {
@@ -76,13 +85,12 @@ TuningOutcome tune_propose_test(TuningContext& context) {
   c["iteration_bound"] = result.iteration_bound;
   c["utility_reached"] = json_number(result.utility_reached);
   auto tune = rdp_component("propose-test with doubling (Ding-Wu Alg. 1): iteration_bound x min(eps0, alpha eps0^2/2)",
-                            context.orders, tuning_curve);
+                            context.orders, plan.tuning_curve);
   tune["epsilon0"] = c["epsilon0"];
   tune["iteration_bound"] = result.iteration_bound;
   tune["note"] = "the bound 2M-1, M = ceil((1-u0)/g), is data-independent; the observed count is never used";
-  c["components"] = {tune, final_training_component(context, final_training)};
-  c["split"] = budget_split(context, tuning_curve, final_training.training_rdp, total);
-  c["split"]["tuning_share"] = json_number(s.tuning_share);
+  c["components"] = {tune, final_training_component(context, plan.final_training)};
+  c["split"] = plan.split;
 
   if (!result.selected)
     return finish(context, c, std::nullopt, 0, std::nullopt, std::nullopt, "no candidate passed a test");

@@ -11,6 +11,7 @@
 #include "dpareto/privacy/rdp_conversion.hpp"
 #include "dpareto/privacy/secure_noise.hpp"
 #include "dpareto/select/tuning_pipeline.hpp"
+#include "tuning_plans.hpp"
 
 namespace dpareto::select {
 
@@ -34,6 +35,8 @@ struct TuningContext {
   const learn::Dataset& data() const { return problem.data().train; }
   int n() const { return static_cast<int>(rows.size()); }
   int threads() const { return problem.threads(); }
+  // What the method's plan (tuning_plans.hpp) is computed from.
+  PlanInputs inputs() const { return {configs, n(), settings, orders}; }
 };
 
 // The methods (one file each).
@@ -77,11 +80,6 @@ nlohmann::json assumptions(privacy::Sampling sampling);
 // conversion, target, randomness, assumptions.
 nlohmann::json certificate_header(const TuningContext& context, const privacy::EpsilonResult& total);
 
-// {"tuning_share", "tuning_epsilon", "training_epsilon", "epsilon"}: each part converted on its
-// own at the same δ, and the total converted once from the composed curve.
-nlohmann::json budget_split(const TuningContext& context, const std::vector<double>& tuning_rdp,
-                            const std::vector<double>& training_rdp, const privacy::EpsilonResult& total);
-
 // Fills selected / selected_index / validation_utility / test_utility and returns the outcome:
 // with a model when `weights` is given, nothing released otherwise (`why` explains).
 TuningOutcome finish(const TuningContext& context, nlohmann::json certificate, std::optional<std::size_t> selected,
@@ -90,19 +88,6 @@ TuningOutcome finish(const TuningContext& context, nlohmann::json certificate, s
 
 // "the tuning budget (--tuning-share s × --target-epsilon E)", for error messages.
 std::string tuning_budget_name(const TuningSettings& settings);
-
-// The final training after a tuning step with curve `tuning_rdp` (propose-test, dp-hype): every
-// candidate's σ on all rows, calibrated to the largest common per-candidate ε_c for which tuning +
-// the candidates' uniform training curve, composed and converted once, meets the target.
-struct FinalTraining {
-  std::vector<learn::TrainConfig> configs;  // the context's, σ set
-  double candidate_epsilon = 0;
-  std::vector<double> sigmas;
-  std::vector<double> training_rdp;
-  std::vector<double> total_rdp;  // tuning + training, composed
-  privacy::EpsilonResult total{};
-};
-FinalTraining calibrate_final_training(const TuningContext& context, const std::vector<double>& tuning_rdp);
 
 // The certificate component of that training.
 nlohmann::json final_training_component(const TuningContext& context, const FinalTraining& final_training);

@@ -9,6 +9,8 @@
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 #include "dpareto/select/tuning_accounting.hpp"
 #include "dpareto/select/tuning_data.hpp"
+#include "dpareto/select/tuning_plan.hpp"
+#include "certificate_dependence.hpp"
 #include "tuning_context.hpp"
 
 namespace dpareto::select {
@@ -73,32 +75,13 @@ void check_tuning_settings(const TuningSettings& s) {
 TuningOutcome tune(const problems::DpTrainingProblem& problem, const CandidateFile& candidates,
                    const TuningSettings& settings, const SpendingHook& before_spending) {
   check_tuning_settings(settings);
-  if (candidates.problem != problem.name())
-    throw InputError(candidates.source + ": problem '" + candidates.problem + "' does not match --problem " +
-                     problem.name());
-  // σ is calibrated by every method, so a candidate may omit noise_multiplier; any value it gives
-  // is overridden.
-  CandidateFile filled = candidates;
-  for (auto& c : filled.candidates) c["noise_multiplier"] = 1.0;
-  TuningContext context{problem, settings, candidates, candidate_params(filled, problem.space()), {}, {}, nullptr,
+  auto [params, configs] = tuning_candidates(problem, candidates);
+  TuningContext context{problem,  settings, candidates, std::move(params), std::move(configs), {}, nullptr,
                         privacy::default_orders(), before_spending};
   const int n = problem.data().train.size();
   context.rows.resize(static_cast<std::size_t>(n));
   std::iota(context.rows.begin(), context.rows.end(), 0);
-  for (const auto& p : context.params) {
-    auto c = problem.config(p, problem.threads());
-    c.lot_size = std::min(c.lot_size, n);
-    context.configs.push_back(c);
-  }
-  if (settings.method == TuningMethod::dp_hype && settings.top_k > context.params.size())
-    throw InputError("--top-k " + std::to_string(settings.top_k) + " is larger than the " +
-                     std::to_string(context.params.size()) + " candidates of " + candidates.source);
-  if (settings.method == TuningMethod::dp_hype && settings.clients > static_cast<std::size_t>(n))
-    throw InputError("--clients " + std::to_string(settings.clients) + " is more than the " + std::to_string(n) +
-                     " training examples of --problem " + problem.name());
-  if (settings.method == TuningMethod::propose_test && settings.partitions > static_cast<std::size_t>(n))
-    throw InputError("--partitions " + std::to_string(settings.partitions) + " is more than the " + std::to_string(n) +
-                     " training examples of --problem " + problem.name());
+  check_settings_fit(settings, context.params.size(), n, problem.name(), candidates.source);
   context.source = privacy::make_random_source(settings.seed);
   switch (settings.method) {
     case TuningMethod::random_stopping:
@@ -156,6 +139,7 @@ nlohmann::json certificate_header(const TuningContext& context, const privacy::E
   c["order"] = json_number(total.order);
   c["conversion"] = privacy::to_string(total.conversion);
   c["randomness"] = seeded ? "seeded (not for release)" : "secure";
+  c["test_split"] = context.settings.test_split_public ? "public" : "private";
   c["randomness_note"] =
       std::string("every decision, row split, lot and training seed comes from the ") +
       (seeded ? "ChaCha20 stream of --seed" : "OS CSPRNG (getrandom)") +
@@ -164,17 +148,23 @@ nlohmann::json certificate_header(const TuningContext& context, const privacy::E
   return c;
 }
 
-nlohmann::json budget_split(const TuningContext& context, const std::vector<double>& tuning_rdp,
+nlohmann::json budget_split(const PlanInputs& in, const std::vector<double>& tuning_rdp,
                             const std::vector<double>& training_rdp, const privacy::EpsilonResult& total) {
-  const auto& s = context.settings;
   const auto alone = [&](const std::vector<double>& curve) {
-    return privacy::rdp_to_epsilon(context.orders, curve, s.delta, s.conversion).epsilon;
+    return privacy::rdp_to_epsilon(in.orders, curve, in.settings.delta, in.settings.conversion).epsilon;
   };
   return {{"tuning_epsilon", json_number(alone(tuning_rdp))},
           {"training_epsilon", json_number(alone(training_rdp))},
           {"epsilon", json_number(total.epsilon)},
           {"note", "each part converted on its own at delta; the total is converted once from the composed RDP "
                    "curve, so it is less than the sum"}};
+}
+
+nlohmann::json retraining_split(const PlanInputs& in, const std::vector<double>& tuning_rdp,
+                                const FinalTraining& final_training) {
+  auto split = budget_split(in, tuning_rdp, final_training.training_rdp, final_training.total);
+  split["tuning_share"] = json_number(in.settings.tuning_share);
+  return split;
 }
 
 nlohmann::json trained_with(const learn::TrainConfig& config, int rows) {
@@ -197,7 +187,7 @@ TuningOutcome finish(const TuningContext& context, nlohmann::json c, std::option
     c["selected"] = nullptr;
     c["test_utility"] = nullptr;
     c["note"] = why + ": nothing is released (the privacy cost above is still spent)";
-    out.certificate = c;
+    out.certificate = with_data_dependence(std::move(c));
     return out;
   }
   const auto& space = context.problem.space();
@@ -208,37 +198,46 @@ TuningOutcome finish(const TuningContext& context, nlohmann::json c, std::option
   }
   c["selected"] = params;
   c["selected_index"] = *selected;
-  c["test_utility"] =
-      json_number(learn::accuracy(context.net(), *weights, context.problem.data().test, context.threads()));
-  c["test_utility_note"] = "accuracy on the problem's test split, for information (not used in the selection)";
-  out.certificate = c;
+  if (context.settings.test_split_public) {
+    c["test_utility"] =
+        json_number(learn::accuracy(context.net(), *weights, context.problem.data().test, context.threads()));
+    c["test_utility_note"] =
+        "accuracy on the problem's test split, declared public (--test-split public), for information (not used in "
+        "the selection)";
+  } else {
+    c["test_utility"] = nullptr;
+    c["test_utility_note"] =
+        "the test split is declared private (--test-split private): its accuracy would be a release this certificate "
+        "does not account for, so it is not computed";
+  }
+  out.certificate = with_data_dependence(std::move(c));
   out.weights = std::move(weights);
   return out;
 }
 
-FinalTraining calibrate_final_training(const TuningContext& context, const std::vector<double>& tuning_rdp) {
-  const auto& s = context.settings;
+FinalTraining calibrate_final_training(const PlanInputs& in, const std::vector<double>& tuning_rdp) {
+  const auto& s = in.settings;
   const auto with_sigmas = [&](const std::vector<double>& sigmas) {
-    auto configs = context.configs;
+    auto configs = in.configs;
     for (std::size_t i = 0; i < sigmas.size(); ++i) configs[i].noise_multiplier = sigmas[i];
     return configs;
   };
   const auto total_of = [&](const std::vector<double>& training_rdp) {
-    return privacy::rdp_to_epsilon(context.orders, compose(tuning_rdp, training_rdp), s.delta, s.conversion);
+    return privacy::rdp_to_epsilon(in.orders, compose(tuning_rdp, training_rdp), s.delta, s.conversion);
   };
   const auto per = calibrate_candidate_epsilon(
-      context.configs, context.n(), s.delta, context.orders, s.conversion,
+      in.configs, in.n, s.delta, in.orders, s.conversion,
       [&](const std::vector<double>& sigmas) {
-        return total_of(uniform_training_rdp(with_sigmas(sigmas), context.n(), context.orders)).epsilon;
+        return total_of(uniform_training_rdp(with_sigmas(sigmas), in.n, in.orders)).epsilon;
       },
       s.target_epsilon, "--target-epsilon");
   FinalTraining f;
   f.configs = with_sigmas(per.sigmas);
   f.candidate_epsilon = per.candidate_epsilon;
   f.sigmas = per.sigmas;
-  f.training_rdp = uniform_training_rdp(f.configs, context.n(), context.orders);
+  f.training_rdp = uniform_training_rdp(f.configs, in.n, in.orders);
   f.total_rdp = compose(tuning_rdp, f.training_rdp);
-  f.total = privacy::rdp_to_epsilon(context.orders, f.total_rdp, s.delta, s.conversion);
+  f.total = privacy::rdp_to_epsilon(in.orders, f.total_rdp, s.delta, s.conversion);
   return f;
 }
 

@@ -1,6 +1,7 @@
 // DP-HYPE voting (Liebenow et al. 2025): votes, noisy secure sum, argmax, ε(α) = αk/(2σ²).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -92,13 +93,24 @@ TEST_CASE("dp-hype: epsilon(alpha) = alpha k / (2 sigma^2), independent of the n
     const auto rdp = dp_hype_rdp(orders, options, 250, p);
     for (std::size_t i = 0; i < orders.size(); ++i) CHECK(rdp[i] == doctest::Approx(orders[i] * 3 / (2 * 49.0)).epsilon(1e-14));
   }
-  // On a coarse grid (scale 1, per-client std 7/√250 ≈ 0.44) the KLS21 τ terms are visible and
-  // grow with the dimension: the discrete sum is not exactly Gaussian there.
+  // On a coarse grid (scale 2, per-client std s = 14/√250 ≈ 0.885) the KLS21 Thm 1 τ terms are
+  // visible and grow with the dimension d: the sum of discrete Gaussians is not exactly Gaussian.
+  // Hand-checked: ε = min{√(Δ₂²/(ns²) + τd/2), Δ₂/(√n s) + τ√d}, Δ₂²/(ns²) = k/σ² = 3/49.
+  options.fixed_point_scale = 2;
+  const double s2 = 49.0 * 4 / 250;
+  double tau = 0;
+  for (int j = 1; j < 250; ++j) tau += 10 * std::exp(-2 * M_PI * M_PI * s2 * j / (j + 1.0));
+  CHECK(tau > 1e-4);
+  for (std::size_t d : {std::size_t(10), std::size_t(1000)}) {
+    const double eps = std::min(std::sqrt(3 / 49.0 + tau * d / 2), std::sqrt(3 / 49.0) + tau * std::sqrt(double(d)));
+    const auto coarse = dp_hype_rdp(orders, options, 250, d);
+    for (std::size_t i = 0; i < orders.size(); ++i) CHECK(coarse[i] == doctest::Approx(orders[i] * eps * eps / 2).epsilon(1e-12));
+    CHECK(coarse[1] > 2 * 3 / (2 * 49.0));
+  }
+  CHECK(dp_hype_rdp(orders, options, 250, 1000)[1] > dp_hype_rdp(orders, options, 250, 10)[1]);
+  // Below s = 1/2 (scale 1: s ≈ 0.44) the theorem does not apply: refused, not extrapolated.
   options.fixed_point_scale = 1;
-  const auto coarse_small = dp_hype_rdp(orders, options, 250, 10);
-  const auto coarse_large = dp_hype_rdp(orders, options, 250, 1000);
-  CHECK(coarse_small[1] > 2 * 3 / (2 * 49.0));
-  CHECK(coarse_large[1] > coarse_small[1]);
+  CHECK_THROWS_WITH_AS(dp_hype_rdp(orders, options, 250, 10), doctest::Contains("is below 1/2"), dpareto::InputError);
 }
 
 TEST_CASE("dp-hype: calibrated sigma meets the target epsilon") {

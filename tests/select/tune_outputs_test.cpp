@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -19,20 +20,29 @@ namespace {
 
 const dpareto::test::TempRoot temp_root("dpareto_tune_outputs_test_");
 
-// The keys named in the first column of the table: `a.b`, `c[].d`; `x.*` stands for any child of x.
-std::set<std::string> documented_keys() {
+// The keys named in the first column of the table: `a.b`, `c[].d`; `x.*` stands for any child of x;
+// with each key's "depends on" cell (the third column).
+std::map<std::string, std::string> documented_dependence() {
   const std::string doc = dpareto::test::read_text(fs::path(DPARETO_DOCS_DIR) / "tune.md");
   const auto begin = doc.find("<!-- output-keys -->"), end = doc.find("<!-- /output-keys -->");
   REQUIRE(begin != std::string::npos);
   REQUIRE(end != std::string::npos);
-  std::set<std::string> keys;
+  std::map<std::string, std::string> keys;
   std::istringstream table(doc.substr(begin, end - begin));
   const std::regex key("`([A-Za-z0-9_.\\[\\]*]+)`");
   for (std::string line; std::getline(table, line);) {
     if (line.rfind("| `", 0) != 0) continue;
-    const std::string first = line.substr(1, line.find('|', 1) - 1);
-    for (std::sregex_iterator it(first.begin(), first.end(), key), stop; it != stop; ++it) keys.insert((*it)[1]);
+    const auto bar1 = line.find('|', 1), bar2 = line.find('|', bar1 + 1), bar3 = line.find('|', bar2 + 1);
+    const std::string first = line.substr(1, bar1 - 1);
+    const std::string depends = line.substr(bar2 + 2, bar3 - bar2 - 3);
+    for (std::sregex_iterator it(first.begin(), first.end(), key), stop; it != stop; ++it) keys[(*it)[1]] = depends;
   }
+  return keys;
+}
+
+std::set<std::string> documented_keys() {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : documented_dependence()) keys.insert(k);
   return keys;
 }
 
@@ -73,7 +83,8 @@ TEST_CASE("tune writes only documented files and certificate keys") {
       {"grid", "--method grid --target-epsilon 2"},
       {"sub", "--set sampling=poisson --method subsampled --variant 2 --target-epsilon 3"},
       {"pt", "--method propose-test --partitions 4 --granularity 0.1 --utility-floor 0.5 --target-epsilon 2"},
-      {"hype", "--method dp-hype --client-split label-skew --target-epsilon 2"}};
+      {"hype", "--method dp-hype --client-split label-skew --target-epsilon 2"},
+      {"private-test", "--method random-stopping --target-epsilon 2 --test-split private"}};
   for (const auto& [name, flags] : runs) {
     CAPTURE(name);
     const auto out = dir / name;
@@ -84,7 +95,16 @@ TEST_CASE("tune writes only documented files and certificate keys") {
       CHECK_MESSAGE((file == "certificate.json" || file == "model.bin"), "unlisted file ", file);
     }
     std::set<std::string> paths;
-    walk(nlohmann::json::parse(dpareto::test::read_text(out / "certificate.json")), "", paths);
+    const auto certificate = nlohmann::json::parse(dpareto::test::read_text(out / "certificate.json"));
+    walk(certificate, "", paths);
     for (const auto& path : paths) CHECK_MESSAGE(listed(keys, path), "certificate key not in docs/tune.md: ", path);
+    // The certificate states what each of its values depends on, as the docs table does.
+    const auto dependence = documented_dependence();
+    REQUIRE(certificate.contains("depends_on"));
+    for (const auto& [key, value] : certificate.items()) {
+      CAPTURE(key);
+      REQUIRE(certificate["depends_on"].contains(key));
+      CHECK(certificate["depends_on"][key].get<std::string>() == dependence.at(key));
+    }
   }
 }

@@ -181,6 +181,26 @@ TEST_CASE("tune random-stopping with a truncated negative binomial K matches acc
   CHECK(std::abs(nlohmann::json::parse(acc.output)["epsilon"].get<double>() - c["epsilon"].get<double>()) <= 1e-9);
 }
 
+TEST_CASE("tune --test-split private releases nothing computed on the test split") {
+  const auto [c, out] =
+      run_tune("private-test", kCandidates, "--method random-stopping --mu 3 --target-epsilon 2 --test-split private");
+  CHECK(c["test_split"] == "private");
+  CHECK(c["test_utility"].is_null());
+  CHECK(c["test_utility_note"].get<std::string>().find("declared private") != std::string::npos);
+  CHECK(c["depends_on"]["test_utility"] == "DP outputs, test split");
+  CHECK(c["depends_on"]["epsilon"] == "settings, public sizes");
+  const auto pub = run_tune("public-test", kCandidates, "--method random-stopping --mu 3 --target-epsilon 2");
+  CHECK(pub.certificate["test_split"] == "public");
+  // The same seed releases the same model either way; only the test accuracy differs.
+  CHECK(pub.certificate["epsilon"] == c["epsilon"]);
+  CHECK(pub.certificate["selected"] == c["selected"]);
+  if (!c["selected"].is_null()) CHECK(pub.certificate["test_utility"].is_number());
+  const auto bad = run_cli("tune " + std::string(kProblemFlags) + " --candidates x.json --method grid --target-epsilon 1 "
+                           "--delta 1e-5 --test-split secret --out " + (temp_root.dir("bad-split") / "o").string());
+  CHECK(bad.status == 2);
+  CHECK(bad.output.find("--test-split 'secret' is not public or private") != std::string::npos);
+}
+
 TEST_CASE("tune grid: per-candidate sigmas, uniform bound recomputed independently") {
   const auto [c, out] = run_tune("grid", kGridCandidates, "--method grid --mu 4 --target-epsilon 3");
   check_common(c, "grid", 3, 3);

@@ -68,6 +68,10 @@ struct TuningSettings {
   std::size_t top_k = 1;
   ClientSplit client_split = ClientSplit::iid;
   double label_skew = 0.8;  // label-skew: share of a row's assignments that go to its label's clients
+  // Whether the problem's test split is public (--test-split public, the default: the released
+  // model's test accuracy is reported) or private (--test-split private: that accuracy would be a
+  // release the certificate does not account for, so it is neither computed nor released).
+  bool test_split_public = true;
 };
 
 // The default law of K: Poisson with μ = 2.5 × candidates, so that each candidate is drawn at
