@@ -43,8 +43,8 @@ std::string synthetic_svt_run() {
     r.utility = std::clamp(u + 0.02 * (unit(rng) - 0.5), 0.0, 1.0);
     r.utility_min = std::max(0.0, r.utility - 0.1 * unit(rng));
     r.utility_max = std::min(1.0, r.utility + 0.1 * unit(rng));
-    r.status = id % 97 == 0 ? "failed" : "ok";
-    r.message = r.status == "failed" ? "synthetic failure" : "";
+    r.status = id % 97 == 0 ? study::EvaluationStatus::failed : study::EvaluationStatus::ok;
+    r.message = r.status == study::EvaluationStatus::failed ? "synthetic failure" : "";
     writer.add(r);
   }
   return dir;

@@ -38,7 +38,7 @@ void measure(int n, const std::filesystem::path& dir, double evaluation_seconds)
       state["asks"] = i + 1;
       const int trial = db.begin_trial("bo", {0.1 * i, 2.0 + i, 1e-3 * i}, 1234567890123ULL + i, state);
       EvaluationRecord r;
-      r.status = "ok";
+      r.status = EvaluationStatus::ok;
       r.epsilon = 0.5 + i;
       r.delta = 1e-5;
       r.utility = r.utility_min = r.utility_max = 0.8;

@@ -6,7 +6,7 @@ study::Evaluator problem_evaluator(const problems::Problem& problem) {
   return [&problem](const std::vector<double>& params, std::uint64_t seed) {
     const problems::Evaluation e = problem.evaluate(params, seed);
     study::EvaluationRecord r;
-    r.status = e.ok ? "ok" : "failed";
+    r.status = e.ok ? study::EvaluationStatus::ok : study::EvaluationStatus::failed;
     r.epsilon = e.epsilon;
     r.delta = e.delta;
     r.utility = e.utility;

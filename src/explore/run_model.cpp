@@ -55,7 +55,7 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
     options.reference_mode = bo::ReferenceMode::estimated;
   model.explorer = std::make_unique<bo::Explorer>(space, options, run.info.seed.value_or(0));
   for (const auto& r : run.records) {
-    if (r.status != "ok" && r.status != "failed") continue;
+    if (r.status == study::EvaluationStatus::running) continue;  // no outcome to tell yet
     model.explorer->tell(bo::Observation{model.params_of(r), r.ok(), study::column_values(r, run.info.objectives)});
   }
   try {

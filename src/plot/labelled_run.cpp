@@ -63,7 +63,7 @@ std::string failed_list(const study::RunData& run, std::size_t limit) {
   std::string out;
   std::size_t listed = 0, failed = 0;
   for (const auto& r : run.records) {
-    if (r.status != "failed") continue;
+    if (r.status != study::EvaluationStatus::failed) continue;
     ++failed;
     if (listed == limit) continue;
     ++listed;

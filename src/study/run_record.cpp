@@ -43,7 +43,7 @@ std::string header_line(const RunInfo& info) {
 }
 
 std::string record_line(const RunInfo& info, const EvaluationRecord& r) {
-  std::string line = std::to_string(r.id) + "," + csv_escape(r.phase) + "," + csv_escape(r.status);
+  std::string line = std::to_string(r.id) + "," + csv_escape(r.phase) + "," + to_string(r.status);
   for (double p : r.params) line += "," + format_number(p);
   for (const auto& c : info.objectives.columns()) line += "," + format_number(r.column(c));
   return line + "," + format_number(r.seconds) + "," + csv_escape(r.message);
@@ -335,17 +335,15 @@ RunData read_run_directory(const std::string& directory) {
       throw InputError(where + ": id " + printable(f[0]) + " is not a whole number in [1, 2147483647]");
     r.id = static_cast<int>(id);
     r.phase = f[1];
-    r.status = f[2];
-    if (r.status != "ok" && r.status != "failed" && r.status != "running")
-      throw InputError(where + ": status '" + r.status + "' is not ok, failed or running");
+    r.status = parse_evaluation_status(f[2], where);
     for (std::size_t i = 0; i < np; ++i) r.params.push_back(parse_double(f[3 + i], where + " (" + header[3 + i] + ")"));
     std::size_t k = 3 + np;
     for (const auto& c : objective_columns) r.column(c) = parse_double(f[k++], where + " (" + c + ")");
     r.seconds = parse_double(f[k++], where + " (seconds)");
     r.message = f[k];
     // An edited or foreign file must not slip impossible values into fronts, plots and pick.
-    if (r.status == "ok" && (!(r.epsilon >= 0) || !(r.utility >= 0 && r.utility <= 1) ||
-                             !(r.utility_min <= r.utility && r.utility <= r.utility_max)))
+    if (r.ok() && (!(r.epsilon >= 0) || !(r.utility >= 0 && r.utility <= 1) ||
+                   !(r.utility_min <= r.utility && r.utility <= r.utility_max)))
       throw InputError(where + ": an ok row needs epsilon >= 0 and 0 <= utility_min <= utility <= utility_max <= 1, "
                                "got epsilon " + format_number(r.epsilon) + ", utility " + format_number(r.utility) +
                        " [" + format_number(r.utility_min) + ", " + format_number(r.utility_max) + "]");

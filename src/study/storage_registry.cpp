@@ -46,7 +46,7 @@ std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess
 
 bool nothing_succeeded(const Storage& storage) {
   return std::all_of(storage.trials().begin(), storage.trials().end(),
-                     [](const Trial& t) { return t.record.status == "failed"; });
+                     [](const Trial& t) { return t.record.status == EvaluationStatus::failed; });
 }
 
 std::string set_aside_failed_study(const std::string& location) {

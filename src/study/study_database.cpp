@@ -385,12 +385,10 @@ void StudyDatabase::load() {
       throw InputError(row + ": trials are not numbered 0, 1, 2, ... (expected " + std::to_string(trials_.size()) + ")");
     auto& r = t.record;
     r.phase = st.text(2);
-    r.status = st.text(3);
-    if (r.status != "running" && r.status != "ok" && r.status != "failed")
-      throw InputError(row + ": unknown status '" + r.status + "'");
+    r.status = parse_evaluation_status(st.text(3), row);
     if (r.phase.empty()) throw InputError(row + ": empty phase");
-    if ((r.status == "running") != st.is_null(1))
-      throw InputError(row + ": status '" + r.status + "' does not match its completion number");
+    if ((r.status == EvaluationStatus::running) != st.is_null(1))
+      throw InputError(row + ": status '" + to_string(r.status) + "' does not match its completion number");
     if (!st.is_null(1)) {
       if (st.type(1) != SQLITE_INTEGER || st.integer(1) < 1 || !completions.insert(st.integer(1)).second)
         throw InputError(row + ": invalid completion number '" + st.text(1) + "'");
@@ -410,7 +408,7 @@ void StudyDatabase::load() {
         throw InputError(row + ": column " + std::to_string(col + 1) + " holds '" + st.text(col) + "', not a number");
     for (std::size_t k = 0; k < columns.size(); ++k) r.column(columns[k]) = st.real(5 + static_cast<int>(k));
     r.seconds = st.real(last_number);
-    if (r.status == "ok" && !(r.epsilon >= 0 && r.utility >= 0 && r.utility <= 1))
+    if (r.ok() && !(r.epsilon >= 0 && r.utility >= 0 && r.utility <= 1))
       throw InputError(row + ": status ok but epsilon/utility are missing or out of range");
     t.started_at = st.real(last_number + 1);
     t.finished_at = st.real(last_number + 2);
@@ -425,8 +423,8 @@ void StudyDatabase::load() {
     for (const auto& [key, value] : starts.items()) {
       std::size_t trial = 0;
       const auto parsed = std::from_chars(key.data(), key.data() + key.size(), trial);
-      const bool known = parsed.ec == std::errc() && parsed.ptr == key.data() + key.size() &&
-                         trial < trials_.size() && trials_[trial].record.status == "running";
+      const bool known = parsed.ec == std::errc() && parsed.ptr == key.data() + key.size() && trial < trials_.size() &&
+                         trials_[trial].record.status == EvaluationStatus::running;
       const double count = value.is_number() ? value.get<double>() : -1;
       if (!known || !(count >= 0 && count <= 1e6 && count == std::floor(count)))
         throw InputError(source + ": entry \"" + printable(key) + "\": " + value.dump() +
@@ -444,7 +442,7 @@ int StudyDatabase::begin_trial(const std::string& phase, const std::vector<doubl
   Trial t;
   t.trial = static_cast<int>(trials_.size());
   t.record.phase = phase;
-  t.record.status = "running";
+  t.record.status = EvaluationStatus::running;
   t.record.params = params;
   t.record.seed = seed;
   t.started_at = now_unix();
@@ -474,7 +472,8 @@ int StudyDatabase::begin_trial(const std::string& phase, const std::vector<doubl
 void StudyDatabase::save_unfinished_starts() {
   nlohmann::json starts = nlohmann::json::object();
   for (const auto& t : trials_)
-    if (t.record.status == "running" && t.unfinished_starts > 0) starts[std::to_string(t.trial)] = t.unfinished_starts;
+    if (t.record.status == EvaluationStatus::running && t.unfinished_starts > 0)
+      starts[std::to_string(t.trial)] = t.unfinished_starts;
   set_meta("unfinished_starts", starts.dump());
 }
 
@@ -498,7 +497,8 @@ void StudyDatabase::release_trial(int trial) {
 const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationRecord& result,
                                                     const nlohmann::json& explorer_state) {
   Trial& t = trials_.at(static_cast<std::size_t>(trial));
-  if (t.record.status != "running") throw Error(where() + ": trial " + std::to_string(trial) + " is not running");
+  if (t.record.status != EvaluationStatus::running)
+    throw Error(where() + ": trial " + std::to_string(trial) + " is not running");
   const int completion = completions_ + 1;
   const double finished = now_unix();
   // Committed transactions always survive a killed process (WAL, synchronous=NORMAL). The result of
@@ -513,7 +513,7 @@ const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationR
                  "UPDATE evaluations SET completion = ?, status = ?, " + column_list(info_.objectives, " = ?") +
                      ", seconds = ?, finished_at = ?, message = ? WHERE trial = ?",
                  where());
-    st.bind_int(1, completion).bind(2, result.status);
+    st.bind_int(1, completion).bind(2, to_string(result.status));
     int i = 3;
     for (const auto& c : columns) st.bind(i++, result.column(c));
     st.bind(i, result.seconds).bind(i + 1, finished).bind(i + 2, result.message).bind_int(i + 3, trial).step(where());

@@ -42,14 +42,14 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
 
   std::deque<int> requeued;
   for (const auto& t : storage_.trials()) {
-    if (t.record.status != "running" || !storage_.claim_trial(t.trial)) continue;
+    if (t.record.status != EvaluationStatus::running || !storage_.claim_trial(t.trial)) continue;
     const bool poisoned = settings_.crash_limit > 0 && t.unfinished_starts >= settings_.crash_limit;
     if (settings_.retry_interrupted && !poisoned) {
       requeued.push_back(t.trial);
       continue;
     }
     EvaluationRecord failed = t.record;
-    failed.status = "failed";
+    failed.status = EvaluationStatus::failed;
     failed.message = poisoned ? "dpareto ended abnormally (crashed or was killed) " + std::to_string(t.unfinished_starts) +
                                     " times while evaluating this setting; recorded as failed so the study can go on"
                               : "interrupted: the evaluation was running when the previous run stopped (--no-retry)";
@@ -88,7 +88,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
       } catch (const Interrupted& e) {
         interrupted = e.signal();
       } catch (const std::exception& e) {
-        result.status = "failed";
+        result.status = EvaluationStatus::failed;
         result.message = std::string("evaluation error: ") + e.what();
       }
       std::lock_guard<std::mutex> lock(mutex);

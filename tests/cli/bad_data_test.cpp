@@ -208,6 +208,8 @@ TEST_CASE("hostile space files, run directories and values: one line naming file
   check_one_line_exit_2(with_row(field(row, 7, "7.0")), "an ok row needs");
   check_one_line_exit_2(with_row(field(row, 5, "-1")), "an ok row needs");
   check_one_line_exit_2(with_row(field(row, 0, "1e300")), "id 1e300 is not a whole number");
+  check_one_line_exit_2(with_row(field(row, 2, "bogus")),
+                        "evaluations.csv:2: status 'bogus' is not ok, failed or running");
 }
 
 TEST_CASE("a directory, a FIFO-like device or a deep document as a JSON input is one line naming it") {

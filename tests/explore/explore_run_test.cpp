@@ -108,7 +108,7 @@ TEST_CASE("explore run: bad explorer options and workers are input errors") {
 
 TEST_CASE("explore run: identical failures from the start stop a run") {
   std::vector<study::EvaluationRecord> records(2);
-  for (auto& r : records) r.status = "failed", r.message = "no such program";
+  for (auto& r : records) r.status = study::EvaluationStatus::failed, r.message = "no such program";
   CHECK_FALSE(explore::same_failure_from_the_start(records));
   records.push_back(records.back());
   CHECK(explore::same_failure_from_the_start(records));

@@ -58,7 +58,7 @@ std::string tradeoff_run() {
     study::EvaluationRecord r;
     r.id = ++id;
     r.phase = "grid";
-    r.status = e.ok ? "ok" : "failed";
+    r.status = e.ok ? study::EvaluationStatus::ok : study::EvaluationStatus::failed;
     r.params = p;
     r.epsilon = e.epsilon;
     r.utility = e.utility;
@@ -112,7 +112,7 @@ TEST_CASE("pick observed: ties in utility go to the more private point") {
     study::EvaluationRecord r;
     r.id = ++id;
     r.phase = "bo";
-    r.status = "ok";
+    r.status = study::EvaluationStatus::ok;
     r.params = {static_cast<double>(id), 1};
     r.epsilon = eps;
     r.utility = r.utility_min = r.utility_max = u;

@@ -116,7 +116,8 @@ TEST_CASE("oracle figure of a hand-made exact grid: heat maps and front render; 
         study::EvaluationRecord r;
         r.id = ++id;
         r.phase = "grid";
-        r.status = id == 5 ? "failed" : "ok";  // a failed cell stays blank
+        // A failed cell stays blank.
+        r.status = id == 5 ? study::EvaluationStatus::failed : study::EvaluationStatus::ok;
         r.message = id == 5 ? "synthetic" : "";
         const double noise = std::pow(10.0, -2 + 4.0 * k / 11);
         r.params = {static_cast<double>(bound), noise};

@@ -49,7 +49,7 @@ inline void write_synthetic_run(const std::string& dir, const std::string& metho
     const double noise = std::pow(10.0, -2 + 4 * uniform());
     r.params = {bound, noise};
     const bool fails = std::find(failed.begin(), failed.end(), id) != failed.end();
-    r.status = fails ? "failed" : "ok";
+    r.status = fails ? study::EvaluationStatus::failed : study::EvaluationStatus::ok;
     r.message = fails ? "synthetic failure " + std::to_string(id) : "";
     const double c2 = 2 * bound;
     r.epsilon = (1 + std::cbrt(c2)) * (1 + std::cbrt(c2 * c2)) / noise;

@@ -15,7 +15,7 @@ study::EvaluationRecord record(int id, double eps, double util, bool ok = true) 
   study::EvaluationRecord r;
   r.id = id;
   r.phase = id <= 2 ? "init" : "bo";
-  r.status = ok ? "ok" : "failed";
+  r.status = ok ? study::EvaluationStatus::ok : study::EvaluationStatus::failed;
   r.params = {double(id), 0.5 * id};
   r.epsilon = eps;
   r.utility = util;
@@ -74,7 +74,7 @@ TEST_CASE("run directory: written after every evaluation, read back identically,
   const auto data = study::read_run_directory(dir.string());
   CHECK(data.records.size() == 5);
   CHECK(data.records[2].message == "diverged, \"NaN\" loss");
-  CHECK(data.records[2].status == "failed");
+  CHECK(data.records[2].status == study::EvaluationStatus::failed);
   CHECK(data.info.seed == 7u);
   CHECK(data.hv_history == writer.hv_history());
   const auto front = study::run_front(data.records, data.info.objectives);
@@ -106,6 +106,11 @@ TEST_CASE("run directory: missing or corrupt files give one-line errors naming t
   { study::RunDirectoryWriter writer(dir.string(), info); }
   std::ofstream(dir / "evaluations.csv", std::ios::app) << "1,init,ok,1,2,3\n";
   CHECK_THROWS_WITH_AS(study::read_run_directory(dir.string()), doctest::Contains("evaluations.csv:2"), InputError);
+  // A row of the right width with a status no writer gives.
+  const std::string header = first_line(dir / "evaluations.csv");
+  std::ofstream(dir / "evaluations.csv") << header << "\n1,init,bogus,1,2,0.5,0,0.5,0.5,0.5,1,\n";
+  const std::string bogus = (dir / "evaluations.csv").string() + ":2: status 'bogus' is not ok, failed or running";
+  CHECK_THROWS_WITH_AS(study::read_run_directory(dir.string()), bogus.c_str(), InputError);
   fs::remove_all(dir);
 }
 

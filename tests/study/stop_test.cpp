@@ -80,7 +80,7 @@ TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes
                                                         dpareto::study::StudyDatabase::Access::read_only);
     CHECK(db.completed().empty());
     REQUIRE(db.trials().size() == 1);
-    CHECK(db.trials().front().record.status == "running");
+    CHECK(db.trials().front().record.status == dpareto::study::EvaluationStatus::running);
   }
 }
 
@@ -133,7 +133,7 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
     const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
                                                         dpareto::study::StudyDatabase::Access::read_only);
     REQUIRE(db.trials().size() == 1);
-    CHECK(db.trials()[0].record.status == "running");
+    CHECK(db.trials()[0].record.status == dpareto::study::EvaluationStatus::running);
     return db.trials()[0].unfinished_starts;
   };
   stop(SIGKILL);
@@ -147,9 +147,9 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
   const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
                                                       dpareto::study::StudyDatabase::Access::read_only);
   REQUIRE(db.completed().size() == 3);
-  CHECK(db.trials()[0].record.status == "failed");
+  CHECK(db.trials()[0].record.status == dpareto::study::EvaluationStatus::failed);
   CHECK(db.trials()[0].record.message.find("ended abnormally (crashed or was killed) 2 times") != std::string::npos);
-  CHECK(db.trials()[1].record.status == "ok");
+  CHECK(db.trials()[1].record.status == dpareto::study::EvaluationStatus::ok);
   CHECK(read_text(dir / "out" / "evaluations.csv").find("ended abnormally") != std::string::npos);
 }
 

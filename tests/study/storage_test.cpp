@@ -40,7 +40,7 @@ class MemoryStorage : public Storage {
     Trial t;
     t.trial = static_cast<int>(s_.trials.size());
     t.record.phase = phase;
-    t.record.status = "running";
+    t.record.status = EvaluationStatus::running;
     t.record.params = params;
     t.record.seed = seed;
     t.unfinished_starts = 1;
@@ -107,7 +107,7 @@ class SequenceProposer : public Proposer {
 
 EvaluationRecord square(const std::vector<double>& p, std::uint64_t) {
   EvaluationRecord r;
-  r.status = "ok";
+  r.status = EvaluationStatus::ok;
   r.epsilon = p[0] * p[0];
   r.utility = 0.5;
   return r;
@@ -174,6 +174,6 @@ TEST_CASE("storage: a trial left running is evaluated again only when its claim 
   runner.run([](const EvaluationRecord&) {});
   CHECK(storage.restarts[mine] == 1);
   CHECK(storage.restarts.count(theirs) == 0);
-  CHECK(storage.trials().at(static_cast<std::size_t>(mine)).record.status == "ok");
-  CHECK(storage.trials().at(static_cast<std::size_t>(theirs)).record.status == "running");
+  CHECK(storage.trials().at(static_cast<std::size_t>(mine)).record.status == EvaluationStatus::ok);
+  CHECK(storage.trials().at(static_cast<std::size_t>(theirs)).record.status == EvaluationStatus::running);
 }

@@ -63,7 +63,7 @@ class CountingProposer : public Proposer {
 
 EvaluationRecord toy_evaluation(const std::vector<double>& p, std::uint64_t seed) {
   EvaluationRecord r;
-  r.status = p[0] < 0.1 ? "failed" : "ok";
+  r.status = p[0] < 0.1 ? EvaluationStatus::failed : EvaluationStatus::ok;
   r.epsilon = 10 * p[0];
   r.utility = p[1] * (0.9 + 0.1 * double(seed % 7) / 7);
   r.utility_min = r.utility_max = r.utility;
@@ -163,7 +163,7 @@ TEST_CASE("evaluations left running are re-queued with their seed, or failed wit
 
   const auto no_retry = run_study(copy, 5, 1, false);
   REQUIRE(no_retry.size() == 5);
-  CHECK(no_retry[3].status == "failed");
+  CHECK(no_retry[3].status == EvaluationStatus::failed);
   CHECK(no_retry[3].message.find("interrupted") != std::string::npos);
   CHECK(no_retry[3].params == whole[3].params);
 }
@@ -249,6 +249,9 @@ TEST_CASE("bad study files are refused with one line naming the file, and left u
   expect_refused(corrupt, "corrupt row (trial 1)");
   sql(corrupt, "UPDATE evaluations SET params = '[0.5, 0.5]', status = 'running' WHERE trial = 1;");
   expect_refused(corrupt, "does not match its completion number");
+  // The schema's CHECK keeps unknown statuses out of a study dpareto wrote; a hostile file need not have it.
+  sql(corrupt, "PRAGMA ignore_check_constraints = ON; UPDATE evaluations SET status = 'bogus' WHERE trial = 1;");
+  expect_refused(corrupt, "corrupt row (trial 1): status 'bogus' is not ok, failed or running");
   sql(corrupt, "UPDATE evaluations SET status = 'ok', epsilon = 'abc' WHERE trial = 1;");
   expect_refused(corrupt, "not a number");
   sql(corrupt, "UPDATE evaluations SET epsilon = 1 WHERE trial = 1;"

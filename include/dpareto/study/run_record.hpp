@@ -15,20 +15,21 @@
 
 #include "dpareto/core/file_lock.hpp"
 #include "dpareto/pareto/objectives.hpp"
+#include "dpareto/study/evaluation_status.hpp"
 
 namespace dpareto::study {
 
 struct EvaluationRecord {
   int id = 0;                   // 1-based, in order of completion
   std::string phase;            // init | bo | random | grid
-  std::string status;           // ok | failed (| running, in a study database)
+  EvaluationStatus status = EvaluationStatus::failed;  // ok once an evaluation measured it
   std::vector<double> params;   // in RunInfo::parameter_names order
   double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0, seconds = 0;
   std::map<std::string, double> further;  // the columns of objectives after (epsilon, error), by name
   std::string message;
   std::uint64_t seed = 0;       // the seed the utility oracle received
 
-  bool ok() const { return status == "ok"; }
+  bool ok() const { return status == EvaluationStatus::ok; }
   double error() const { return 1.0 - utility; }
   // An objective column by name: a named field above, else `further` (Error if it has none).
   double column(const std::string& name) const;
