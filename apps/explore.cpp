@@ -164,6 +164,14 @@ int run_explore(int argc, char** argv) {
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
   const auto problem = make_explored_problem(vm, out + "/oracle-logs");
   const explore::ExploreSettings settings = settings_from(vm, *problem, out);
+  const auto problem_settings = problem->settings();
+  if (const auto roles = problem_settings.find("data_roles"); roles != problem_settings.end())
+    std::cerr << "data roles: " << roles->second
+              << (problem_settings.at("data_role") == "private"
+                      ? " — the front depends on these private rows: keep it private; candidates picked from it "
+                        "need tune --candidates-from-private-front (docs/tune.md)"
+                      : "")
+              << "\n";
   if (vm["restart-failed-study"].as<bool>()) {
     if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
     if (study::storage_exists(settings.study))

@@ -11,6 +11,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/explore/pick.hpp"
+#include "dpareto/select/candidate_file.hpp"
 
 namespace dpareto::apps {
 namespace {
@@ -170,8 +171,14 @@ int run_pick(int argc, char** argv) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& c : merged) list.push_back(params_json(c, space));
     const std::string out = vm["out"].as<std::string>();
+    nlohmann::json document = {{"problem", run.info.problem}, {"candidates", list}};
+    // Which data the front was measured on, so that tune can state (and check) what its
+    // certificate covers (issue 17).
+    const auto settings = run.info.extra.contains("settings") ? run.info.extra["settings"] : nlohmann::json();
+    if (const auto measured = select::measured_on_from_settings(settings, dir + "/summary.json: settings"))
+      document["measured_on"] = select::to_json(*measured);
     std::ofstream file(out);
-    file << nlohmann::json{{"problem", run.info.problem}, {"candidates", list}}.dump(2) << "\n";
+    file << document.dump(2) << "\n";
     file.close();  // a full disk shows only when the buffer is flushed: check after closing
     if (!file) throw InputError("--out " + out + ": cannot write (disk full or not writable)");
     j["candidates_file"] = out;

@@ -85,6 +85,9 @@ int run_tune(int argc, char** argv) {
             << c["delta"].dump() << " (order " << c["order"].dump() << ", " << c["conversion"].get<std::string>()
             << "); split: tuning " << c["split"]["tuning_epsilon"].dump() << ", training "
             << c["split"]["training_epsilon"].dump() << "\n";
+  std::cout << "data roles: " << c["data_roles"].get<std::string>() << "\n"
+            << "candidates: " << c["candidates_source"].get<std::string>() << "; covered: "
+            << c["covers"].get<std::string>() << "\n";
   if (outcome.weights) {
     std::cout << "selected " << c["selected"].dump() << ": validation utility " << c["validation_utility"].dump()
               << ", test accuracy "

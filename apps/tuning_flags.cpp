@@ -31,7 +31,10 @@ void add_tuning_flags(po::options_description& options) {
       "validation-fraction", po::value<double>()->default_value(0.2), "share of the rows a run trains on held out to score it")(
       "conversion", po::value<std::string>()->default_value("improved"), "RDP -> (eps, delta): improved or classic")(
       "test-split", po::value<std::string>()->default_value("public"),
-      "public: report the released model's test accuracy; private: the test split is private, nothing from it is released");
+      "public: report the released model's test accuracy; private: the test split is private, nothing from it is released")(
+      "release-test-utility", po::bool_switch(), "with --test-split private: release the test accuracy anyway, named in the certificate as unaccounted")(
+      "candidates-from-private-front", po::bool_switch(),
+      "accept candidates picked from a front measured on the same private rows (the certificate says the choice is not covered)");
   po::options_description stopping("random-stopping, grid, subsampled");
   stopping.add_options()("distribution", po::value<std::string>()->default_value("poisson"), "law of the number of runs K: poisson or tnb")(
       "mu", po::value<double>(), "poisson: mean of K, >= 1 (default 2.5 x candidates)")(
@@ -87,6 +90,10 @@ select::TuningSettings tuning_settings(const po::variables_map& vm) {
   if (test_split != "public" && test_split != "private")
     throw InputError("--test-split '" + test_split + "' is not public or private");
   s.test_split_public = test_split == "public";
+  s.release_test_utility = vm["release-test-utility"].as<bool>();
+  if (s.release_test_utility && s.test_split_public)
+    throw InputError("--release-test-utility needs --test-split private (a public test split's accuracy is released anyway)");
+  s.candidates_from_private_front = vm["candidates-from-private-front"].as<bool>();
   select::check_tuning_settings(s);
   return s;
 }

@@ -67,8 +67,11 @@ int default_threads() { return std::max(1, static_cast<int>(std::thread::hardwar
 
 DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& options)
     : spec_(std::move(spec)), net_(spec_.architecture) {
-  reject_unknown_options(options, {"train_subset", "max_epochs", "repeats", "data_dir", "threads", "sampling"},
+  reject_unknown_options(options,
+                         {"train_subset", "max_epochs", "repeats", "data_dir", "threads", "sampling", "split",
+                          "proxy_fraction", "data_role"},
                          spec_.name);
+  roles_ = parse_data_roles(options, spec_.name);
   const bool mnist = spec_.data == DataSource::mnist;
   const int subset = option_int(options, "train_subset", 0);
   const int max_epochs = option_int(options, "max_epochs", mnist ? 400 : 64);
@@ -95,8 +98,9 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
                        std::to_string(spec_.architecture.inputs) +
                        (mnist ? " (28x28 images)" : ""));
     }
+  if (roles_.split != TrainingSplit::all) data_.train = data_.train.subset(kept_rows(data_.train.size(), roles_));
   if (subset > 0 && subset < data_.train.size()) {
-    // The first N examples, so every evaluation trains on the same ones.
+    // The first N examples (of the split), so every evaluation trains on the same ones.
     std::vector<int> rows(static_cast<std::size_t>(subset));
     std::iota(rows.begin(), rows.end(), 0);
     data_.train = data_.train.subset(rows);
@@ -122,6 +126,23 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
                {"delta", format_number(delta())}};
   settings_["data_dir"] = spec_.data == DataSource::synthetic ? "none (generated data)"
                                                                : learn::resolve_data_dir(data_dir).string();
+  // The data roles, recorded with every run, study and candidate file (issue 17).
+  settings_["split"] = to_string(roles_.split);
+  if (roles_.split != TrainingSplit::all) settings_["proxy_fraction"] = format_number(roles_.proxy_fraction);
+  settings_["data_role"] = roles_.training_role();
+  settings_["data_id"] = data_identity().id;
+  settings_["features"] = std::to_string(data_.train.dimension());
+  settings_["data_roles"] = data_roles_text();
+}
+
+std::string DpTrainingProblem::data_roles_text() const {
+  const std::string split = roles_.split == TrainingSplit::all
+                                ? "all training rows"
+                                : std::string(roles_.split == TrainingSplit::proxy ? "the proxy split" : "the private split") +
+                                      " (proxy_fraction " + format_number(roles_.proxy_fraction) + ")";
+  return "training rows: " + std::to_string(data_.train.size()) + " of " + settings_.at("dataset") + ", " + split +
+         ", " + roles_.training_role() + (roles_.declared_public ? " (declared by data_role=public)" : "") +
+         "; utility and test accuracy: the test split (" + std::to_string(data_.test.size()) + " rows)";
 }
 
 DpTrainingProblem::DataIdentity DpTrainingProblem::data_identity() const {

@@ -5,13 +5,15 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::select {
 
 CandidateFile candidates_from_json(const nlohmann::json& document, const std::string& source) {
   if (!document.is_object()) throw InputError(source + ": expected a JSON object with \"problem\" and \"candidates\"");
   for (const auto& [key, value] : document.items()) {
-    if (key != "problem" && key != "candidates") throw InputError(source + ": unknown key \"" + key + "\"");
+    if (key != "problem" && key != "candidates" && key != "measured_on")
+      throw InputError(source + ": unknown key \"" + key + "\"");
   }
   CandidateFile file;
   file.source = source;
@@ -22,6 +24,7 @@ CandidateFile candidates_from_json(const nlohmann::json& document, const std::st
   if (!document.contains("candidates") || !document["candidates"].is_array() || document["candidates"].empty()) {
     throw InputError(source + ": \"candidates\" must be a non-empty array of objects");
   }
+  if (document.contains("measured_on")) file.measured_on = measured_on_from_json(document["measured_on"], source + ": measured_on");
   std::size_t index = 0;
   for (const auto& candidate : document["candidates"]) {
     const std::string where = source + ": candidate " + std::to_string(index);
@@ -37,6 +40,69 @@ CandidateFile candidates_from_json(const nlohmann::json& document, const std::st
     ++index;
   }
   return file;
+}
+
+MeasuredOn measured_on_from_json(const nlohmann::json& value, const std::string& where) {
+  if (!value.is_object()) throw InputError(where + " must be an object");
+  for (const auto& [key, v] : value.items())
+    if (key != "data_role" && key != "split" && key != "proxy_fraction" && key != "data_id" && key != "features")
+      throw InputError(where + ": unknown key \"" + key + "\"");
+  const auto text = [&](const char* key, std::initializer_list<const char*> allowed) {
+    if (!value.contains(key) || !value[key].is_string()) throw InputError(where + ": \"" + key + "\" must be a string");
+    const std::string v = value[key].get<std::string>();
+    if (allowed.size() == 0) return v;
+    for (const char* a : allowed)
+      if (v == a) return v;
+    throw InputError(where + ": " + key + " '" + printable(v) + "' is not one of the known values");
+  };
+  MeasuredOn m;
+  m.data_role = text("data_role", {"public", "private"});
+  m.split = text("split", {"all", "proxy", "private"});
+  m.data_id = text("data_id", {});
+  if (!value.contains("features") || !value["features"].is_number_integer() || value["features"].get<long long>() < 0 ||
+      value["features"].get<long long>() > 100000000)
+    throw InputError(where + ": \"features\" must be an integer in [0, 1e8]");
+  m.features = value["features"].get<int>();
+  if (m.split != "all") {
+    if (!value.contains("proxy_fraction") || !value["proxy_fraction"].is_number() ||
+        !(value["proxy_fraction"].get<double>() > 0 && value["proxy_fraction"].get<double>() < 1))
+      throw InputError(where + ": split " + m.split + " needs \"proxy_fraction\" in (0, 1)");
+    m.proxy_fraction = value["proxy_fraction"].get<double>();
+  } else if (value.contains("proxy_fraction")) {
+    throw InputError(where + ": \"proxy_fraction\" needs split proxy or private");
+  }
+  if (m.data_role == "public" && m.split == "private")
+    throw InputError(where + ": the private split cannot have data_role public");
+  return m;
+}
+
+nlohmann::json to_json(const MeasuredOn& m) {
+  nlohmann::json j = {{"data_role", m.data_role}, {"split", m.split}, {"data_id", m.data_id}, {"features", m.features}};
+  if (m.split != "all") j["proxy_fraction"] = json_number(m.proxy_fraction);
+  return j;
+}
+
+std::optional<MeasuredOn> measured_on_from_settings(const nlohmann::json& settings, const std::string& where) {
+  if (!settings.is_object() || !settings.contains("dataset")) return std::nullopt;  // no training data
+  const auto text = [&](const char* key, const std::string& fallback) {
+    return settings.contains(key) && settings[key].is_string() ? settings[key].get<std::string>() : fallback;
+  };
+  // Runs made before data roles existed trained on all rows, which count as private.
+  nlohmann::json j = {{"data_role", text("data_role", "private")}, {"split", text("split", "all")},
+                      {"data_id", text("data_id", "")}};
+  const auto number = [&](const char* key) -> double {
+    const std::string t = text(key, "");
+    try {
+      std::size_t used = 0;
+      const double v = std::stod(t, &used);
+      if (used == t.size()) return v;
+    } catch (const std::exception&) {
+    }
+    throw InputError(where + ": setting " + key + " '" + printable(t) + "' is not a number");
+  };
+  j["features"] = settings.contains("features") ? static_cast<long long>(number("features")) : 0;
+  if (j["split"] != "all") j["proxy_fraction"] = number("proxy_fraction");
+  return measured_on_from_json(j, where);
 }
 
 CandidateFile read_candidate_file(const std::string& path) {

@@ -24,6 +24,8 @@ const std::map<std::string, const char*>& dependence_table() {
       {"order", kSettingsSizes},     {"conversion", kSettingsSizes},
       {"target_epsilon", kSettings}, {"randomness", kSettings},
       {"randomness_note", kSettings}, {"test_split", kSettings},
+      {"candidates_source", kSettings}, {"covers", kSettings},
+      {"candidates_measured_on", kSettings}, {"data_roles", kSettingsSizes},
       {"assumptions", kSettings},    {"depends_on", kSettings},
       {"selected", kDp},             {"selected_index", kDp},
       {"trained_with", "DP outputs, settings, public sizes"},

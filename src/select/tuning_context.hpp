@@ -10,6 +10,7 @@
 
 #include "dpareto/privacy/rdp_conversion.hpp"
 #include "dpareto/privacy/secure_noise.hpp"
+#include "dpareto/select/candidate_scope.hpp"
 #include "dpareto/select/tuning_pipeline.hpp"
 #include "tuning_plans.hpp"
 
@@ -25,6 +26,7 @@ struct TuningContext {
   std::unique_ptr<privacy::RandomSource> source;
   std::vector<double> orders;
   SpendingHook before_spending;
+  CandidateScope scope;  // what the certificate covers, given the candidates' origin
 
   // Every method calls this exactly once, with its whole curve, before it reads the private rows.
   void spend(const std::vector<double>& rdp, const privacy::EpsilonResult& total) const {

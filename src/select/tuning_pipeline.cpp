@@ -76,8 +76,16 @@ TuningOutcome tune(const problems::DpTrainingProblem& problem, const CandidateFi
                    const TuningSettings& settings, const SpendingHook& before_spending) {
   check_tuning_settings(settings);
   auto [params, configs] = tuning_candidates(problem, candidates);
-  TuningContext context{problem,  settings, candidates, std::move(params), std::move(configs), {}, nullptr,
-                        privacy::default_orders(), before_spending};
+  TuningContext context{problem,
+                        settings,
+                        candidates,
+                        std::move(params),
+                        std::move(configs),
+                        {},
+                        nullptr,
+                        privacy::default_orders(),
+                        before_spending,
+                        candidate_scope(candidates, problem, settings.candidates_from_private_front)};
   const int n = problem.data().train.size();
   context.rows.resize(static_cast<std::size_t>(n));
   std::iota(context.rows.begin(), context.rows.end(), 0);
@@ -140,6 +148,10 @@ nlohmann::json certificate_header(const TuningContext& context, const privacy::E
   c["conversion"] = privacy::to_string(total.conversion);
   c["randomness"] = seeded ? "seeded (not for release)" : "secure";
   c["test_split"] = context.settings.test_split_public ? "public" : "private";
+  c["candidates_source"] = context.scope.source;
+  c["covers"] = context.scope.covers;
+  c["candidates_measured_on"] = context.file.measured_on ? to_json(*context.file.measured_on) : nlohmann::json(nullptr);
+  c["data_roles"] = context.problem.data_roles_text();
   c["randomness_note"] =
       std::string("every decision, row split, lot and training seed comes from the ") +
       (seeded ? "ChaCha20 stream of --seed" : "OS CSPRNG (getrandom)") +
@@ -198,12 +210,16 @@ TuningOutcome finish(const TuningContext& context, nlohmann::json c, std::option
   }
   c["selected"] = params;
   c["selected_index"] = *selected;
-  if (context.settings.test_split_public) {
+  const auto& s = context.settings;
+  if (s.test_split_public || s.release_test_utility) {
     c["test_utility"] =
         json_number(learn::accuracy(context.net(), *weights, context.problem.data().test, context.threads()));
     c["test_utility_note"] =
-        "accuracy on the problem's test split, declared public (--test-split public), for information (not used in "
-        "the selection)";
+        s.test_split_public
+            ? "accuracy on the problem's test split, declared public (--test-split public), for information (not "
+              "used in the selection)"
+            : "UNACCOUNTED RELEASE: accuracy on the test split declared private (--test-split private), released by "
+              "--release-test-utility; epsilon above does not cover it";
   } else {
     c["test_utility"] = nullptr;
     c["test_utility_note"] =

@@ -8,12 +8,14 @@
 // Options (all recorded in settings()): train_subset N (the first N examples; 0 = all), max_epochs E (caps the epochs
 // domain, so privacy and training agree), repeats R, data_dir, threads, sampling (poisson, the
 // default; fixed: fixed-size lots with the Gaussian-specific bound; fixed-general: fixed-size lots
-// with WBK19's general bound, as DPareto accounted them).
+// with WBK19's general bound, as DPareto accounted them); split, proxy_fraction and data_role
+// (data_roles.hpp: explore on a public proxy split, tune on the private rest).
 #include <memory>
 
 #include "dpareto/learn/dp_optimizer.hpp"
 #include "dpareto/learn/loaders.hpp"
 #include "dpareto/learn/network.hpp"
+#include "dpareto/problems/data_roles.hpp"
 #include "dpareto/problems/problem.hpp"
 #include "dpareto/problems/registry.hpp"
 
@@ -57,6 +59,10 @@ class DpTrainingProblem : public Problem {
   };
   DataIdentity data_identity() const;
   int threads() const { return threads_; }
+  // Which training rows this problem uses and their declared role (data_roles.hpp), and a one-line
+  // statement of every split's role for commands to print.
+  const DataRoles& data_roles() const { return roles_; }
+  std::string data_roles_text() const;
 
  private:
   DpTrainingSpec spec_;
@@ -66,6 +72,7 @@ class DpTrainingProblem : public Problem {
   int repeats_ = 10;
   int threads_ = 1;
   privacy::Sampling sampling_ = privacy::Sampling::poisson;
+  DataRoles roles_;
   std::map<std::string, std::string> settings_;
 };
 

@@ -72,6 +72,12 @@ struct TuningSettings {
   // model's test accuracy is reported) or private (--test-split private: that accuracy would be a
   // release the certificate does not account for, so it is neither computed nor released).
   bool test_split_public = true;
+  // --release-test-utility: release the test accuracy even on a private test split, named in the
+  // certificate as a release its ε does not cover.
+  bool release_test_utility = false;
+  // --candidates-from-private-front: accept candidates picked from a front measured on the same
+  // private rows (candidate_scope.hpp); the certificate then says the choice is not covered.
+  bool candidates_from_private_front = false;
 };
 
 // The default law of K: Poisson with μ = 2.5 × candidates, so that each candidate is drawn at
