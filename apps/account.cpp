@@ -9,11 +9,13 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "pld_text.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/analytic_gaussian.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
+#include "dpareto/privacy/pld_accountant.hpp"
 #include "dpareto/privacy/random_stopping_bound.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/candidate_file.hpp"
@@ -96,16 +98,53 @@ void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const s
   }
 }
 
+// ε by the PLD accountant: the bracket, then (with --rdp) the RDP curve it is capped by.
+void print_pld_epsilon(const DpsgdFlags& f, const std::vector<double>& rdp, const po::variables_map& vm) {
+  privacy::PldAccountant accountant(privacy::kAutoDiscretization, f.orders, f.conversion);
+  accountant.compose_subsampled_gaussian(f.sampling, f.q, f.sigma, f.steps);
+  const privacy::PldEpsilon r = accountant.epsilon_bracket(f.delta);
+  if (vm.count("json")) {
+    nlohmann::json json = {{"accountant", "pld"},
+                           {"epsilon", json_number(r.epsilon)},
+                           {"epsilon_optimistic", json_number(r.optimistic)},
+                           {"epsilon_rdp", json_number(r.rdp)},
+                           {"discretization", json_number(r.discretization)},
+                           {"delta", json_number(r.delta)},
+                           {"conversion", privacy::to_string(f.conversion)},
+                           {"sampling", privacy::to_string(f.sampling)}};
+    if (vm.count("rdp")) {
+      json["rdp"] = nlohmann::json::array();
+      for (std::size_t i = 0; i < rdp.size(); ++i) json["rdp"].push_back({json_number(f.orders[i]), json_number(rdp[i])});
+    }
+    std::cout << json.dump() << "\n";
+    return;
+  }
+  std::cout << "epsilon = " << pld_epsilon_text(r) << " at delta = " << format_number(r.delta) << " ("
+            << privacy::to_string(f.sampling) << " sampling; RDP: " << format_number(r.rdp) << ")\n";
+  if (vm.count("rdp")) {
+    std::cout << "order\trdp\n";
+    for (std::size_t i = 0; i < rdp.size(); ++i) std::cout << format_number(f.orders[i]) << "\t" << format_number(rdp[i]) << "\n";
+  }
+}
+
 int run_dpsgd(int argc, char** argv) {
   po::options_description options("account dpsgd options");
   add_dpsgd_flags(options);
+  options.add_options()("accountant", po::value<std::string>()->default_value("rdp"),
+                        "rdp, or pld (privacy-loss distribution: tight, with an [optimistic, pessimistic] bracket; "
+                        "Poisson steps need q > 0 and T >= 1)");
   const auto vm = parse_command_line(
       "dpareto account dpsgd --sampling poisson|fixed --q Q --sigma S --steps T --delta D [--orders A,B,...] "
-      "[--conversion improved|classic] [--rdp] [--json]",
+      "[--conversion improved|classic] [--accountant rdp|pld] [--rdp] [--json]",
       options, argc, argv);
   if (!vm) return 0;
   const DpsgdFlags f = read_dpsgd_flags(*vm);
+  const auto kind = privacy::parse_accountant((*vm)["accountant"].as<std::string>(), "--accountant");
   const auto rdp = privacy::dpsgd_rdp(f.sampling, f.q, f.sigma, f.steps, f.orders);
+  if (kind == privacy::AccountantKind::pld) {
+    print_pld_epsilon(f, rdp, *vm);
+    return 0;
+  }
   print_epsilon(privacy::rdp_to_epsilon(f.orders, rdp, f.delta, f.conversion), f, rdp, *vm, nlohmann::json::object());
   return 0;
 }

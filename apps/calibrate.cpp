@@ -8,6 +8,7 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "pld_text.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/calibration.hpp"
@@ -20,6 +21,7 @@ struct Target {
   double q, epsilon, delta;
   std::vector<double> orders;
   privacy::Conversion conversion;
+  privacy::AccountantKind accountant;
 };
 
 void add_target_flags(po::options_description& options) {
@@ -28,7 +30,10 @@ void add_target_flags(po::options_description& options) {
       "q", po::value<double>()->required(), "sampling rate q (poisson) or lot fraction m/n (fixed), in (0, 1]")(
       "sampling", po::value<std::string>()->required(), "poisson, fixed or fixed-general")(
       "orders", po::value<std::string>(), "comma-separated RDP orders > 1 (default: the built-in grid)")(
-      "conversion", po::value<std::string>()->default_value("improved"), "improved or classic")("json", "print one JSON object");
+      "conversion", po::value<std::string>()->default_value("improved"), "improved or classic")(
+      "accountant", po::value<std::string>()->default_value("rdp"),
+      "rdp, or pld (privacy-loss distribution; default orders and improved conversion for its RDP cap)")(
+      "json", "print one JSON object");
 }
 
 Target read_target(const po::variables_map& vm) {
@@ -44,7 +49,25 @@ Target read_target(const po::variables_map& vm) {
   for (double a : t.orders)
     if (!(a > 1)) throw InputError("--orders: order " + format_number(a) + " must be > 1");
   t.conversion = privacy::parse_conversion(vm["conversion"].as<std::string>(), "--conversion");
+  t.accountant = privacy::parse_accountant(vm["accountant"].as<std::string>(), "--accountant");
+  if (t.accountant == privacy::AccountantKind::pld && (vm.count("orders") || t.conversion != privacy::Conversion::improved))
+    throw InputError("--accountant pld uses the default orders and the improved conversion (drop --orders/--conversion)");
   return t;
+}
+
+// ε at (σ, T) by the PLD accountant, with its bracket.
+privacy::PldEpsilon pld_epsilon(const Target& t, double sigma, long long steps) {
+  privacy::PldAccountant accountant;
+  accountant.compose_subsampled_gaussian(t.sampling, t.q, sigma, steps);
+  return accountant.epsilon_bracket(t.delta);
+}
+
+nlohmann::json pld_json(const privacy::PldEpsilon& r) {
+  return {{"accountant", "pld"},
+          {"epsilon", json_number(r.epsilon)},
+          {"epsilon_optimistic", json_number(r.optimistic)},
+          {"epsilon_rdp", json_number(r.rdp)},
+          {"discretization", json_number(r.discretization)}};
 }
 
 int run_sigma(int argc, char** argv) {
@@ -53,12 +76,25 @@ int run_sigma(int argc, char** argv) {
   options.add_options()("steps", po::value<long long>()->required(), "number of steps T >= 1");
   const auto vm = parse_command_line(
       "dpareto calibrate dpsgd --eps E --delta D --q Q --steps T --sampling poisson|fixed [--orders ...] "
-      "[--conversion ...] [--json]",
+      "[--conversion ...] [--accountant rdp|pld] [--json]",
       options, argc, argv);
   if (!vm) return 0;
   const Target t = read_target(*vm);
   const long long steps = (*vm)["steps"].as<long long>();
   if (steps < 1) throw InputError("--steps " + std::to_string(steps) + " must be >= 1");
+  if (t.accountant == privacy::AccountantKind::pld) {
+    const double sigma = privacy::calibrate_sigma(t.accountant, t.sampling, t.q, steps, t.epsilon, t.delta);
+    const privacy::PldEpsilon r = pld_epsilon(t, sigma, steps);
+    if (vm->count("json")) {
+      nlohmann::json json = pld_json(r);
+      json["sigma"] = json_number(sigma);
+      std::cout << json.dump() << "\n";
+    } else {
+      std::cout << "sigma = " << format_number(sigma) << " (epsilon = " << pld_epsilon_text(r)
+                << " at delta = " << format_number(t.delta) << ")\n";
+    }
+    return 0;
+  }
   const double sigma = privacy::calibrate_sigma(t.sampling, t.q, steps, t.epsilon, t.delta, t.orders, t.conversion);
   const auto achieved = privacy::dpsgd_epsilon(t.sampling, t.q, sigma, steps, t.delta, t.orders, t.conversion);
   if (vm->count("json"))
@@ -75,12 +111,25 @@ int run_steps(int argc, char** argv) {
   options.add_options()("sigma", po::value<double>()->required(), "noise multiplier > 0");
   const auto vm = parse_command_line(
       "dpareto calibrate steps --eps E --delta D --q Q --sigma S --sampling poisson|fixed [--orders ...] "
-      "[--conversion ...] [--json]",
+      "[--conversion ...] [--accountant rdp|pld] [--json]",
       options, argc, argv);
   if (!vm) return 0;
   const Target t = read_target(*vm);
   const double sigma = (*vm)["sigma"].as<double>();
   if (!(sigma > 0) || std::isinf(sigma)) throw InputError("--sigma " + format_number(sigma) + " must be a finite number > 0");
+  if (t.accountant == privacy::AccountantKind::pld) {
+    const long long steps = privacy::max_steps(t.accountant, t.sampling, t.q, sigma, t.epsilon, t.delta);
+    if (vm->count("json")) {
+      nlohmann::json json = steps == 0 ? nlohmann::json{{"accountant", "pld"}, {"epsilon", 0}} : pld_json(pld_epsilon(t, sigma, steps));
+      json["steps"] = steps;
+      std::cout << json.dump() << "\n";
+    } else {
+      std::cout << "steps = " << steps << " (epsilon = "
+                << (steps == 0 ? std::string("0") : pld_epsilon_text(pld_epsilon(t, sigma, steps))) << " at delta = "
+                << format_number(t.delta) << ")\n";
+    }
+    return 0;
+  }
   const long long steps = privacy::max_steps(t.sampling, t.q, sigma, t.epsilon, t.delta, t.orders, t.conversion);
   const double eps = steps == 0 ? 0.0 : privacy::dpsgd_epsilon(t.sampling, t.q, sigma, steps, t.delta, t.orders, t.conversion).epsilon;
   if (vm->count("json"))

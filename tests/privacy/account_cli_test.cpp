@@ -66,3 +66,57 @@ TEST_CASE("bad input: one line naming the value, non-zero exit") {
     CHECK(r.output.find('\n') == r.output.size() - 1);  // one line
   }
 }
+
+TEST_CASE("--accountant pld: the bracket in text and JSON, calibration, bad input") {
+  const std::string args = "account dpsgd --sampling poisson --q 0.01 --sigma 1.1 --steps 10000 --delta 1e-5 --accountant pld";
+  auto r = run_cli(args + " --json");
+  REQUIRE(r.status == 0);
+  auto j = nlohmann::json::parse(r.output);
+  CHECK(j["accountant"] == "pld");
+  CHECK(j["epsilon"].get<double>() == doctest::Approx(5.19).epsilon(0.005));
+  CHECK(j["epsilon_optimistic"].get<double>() <= j["epsilon"].get<double>());
+  CHECK(j["epsilon_optimistic"].get<double>() > 0.999 * j["epsilon"].get<double>());
+  CHECK(j["epsilon_rdp"].get<double>() == doctest::Approx(5.63).epsilon(0.005));
+  CHECK(j["discretization"].get<double>() == 1e-4);
+  CHECK(j["sampling"] == "poisson");
+  r = run_cli(args);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("(PLD, optimistic 5.19") != std::string::npos);
+  CHECK(r.output.find("bracket width") != std::string::npos);
+  CHECK(r.output.find("discretization 0.0001") != std::string::npos);
+  // The default stays RDP.
+  j = nlohmann::json::parse(run_cli("account dpsgd --sampling poisson --q 0.01 --sigma 1.1 --steps 10000 --delta 1e-5 --json").output);
+  CHECK(j["epsilon"].get<double>() == doctest::Approx(5.63).epsilon(0.005));
+  CHECK(!j.contains("epsilon_optimistic"));
+
+  r = run_cli("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --accountant pld --json");
+  REQUIRE(r.status == 0);
+  j = nlohmann::json::parse(r.output);
+  const double pld_sigma = j["sigma"].get<double>();
+  CHECK(j["accountant"] == "pld");
+  CHECK(j["epsilon"].get<double>() <= 1);
+  CHECK(j["epsilon_optimistic"].get<double>() <= j["epsilon"].get<double>());
+  j = nlohmann::json::parse(run_cli("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --json").output);
+  CHECK(pld_sigma < j["sigma"].get<double>());
+  r = run_cli("calibrate steps --eps 2 --delta 1e-5 --q 0.01 --sigma 1.1 --sampling poisson --accountant pld --json");
+  REQUIRE(r.status == 0);
+  const long long pld_steps = nlohmann::json::parse(r.output)["steps"].get<long long>();
+  j = nlohmann::json::parse(run_cli("calibrate steps --eps 2 --delta 1e-5 --q 0.01 --sigma 1.1 --sampling poisson --json").output);
+  CHECK(pld_steps > j["steps"].get<long long>());
+
+  struct Case {
+    std::string args, needle;
+  };
+  for (const Case& c : {Case{"account dpsgd --sampling poisson --q 0.01 --sigma 1 --steps 10 --delta 1e-5 --accountant moments", "moments"},
+                        Case{"account dpsgd --sampling poisson --q 0 --sigma 1 --steps 10 --delta 1e-5 --accountant pld", "q = 0"},
+                        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps 0 --delta 1e-5 --accountant pld", "steps = 0"},
+                        Case{"calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 100 --sampling poisson --accountant pld "
+                             "--conversion classic",
+                             "--accountant pld"}}) {
+    const auto bad = run_cli(c.args);
+    INFO(c.args, " -> ", bad.output);
+    CHECK(bad.status == 2);
+    CHECK(bad.output.find(c.needle) != std::string::npos);
+    CHECK(bad.output.find('\n') == bad.output.size() - 1);  // one line
+  }
+}

@@ -1,7 +1,9 @@
 #pragma once
 // The accountant seam (issue 19): something that composes privacy events and answers ε(δ) and
-// δ(ε). RdpAccountant implements it with RDP curves now; a PLD accountant is one more
-// implementation of the same interface.
+// δ(ε). RdpAccountant implements it with RDP curves; PldAccountant (pld_accountant.hpp) with
+// privacy-loss distributions.
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "dpareto/privacy/dpsgd_accountant.hpp"
@@ -35,5 +37,21 @@ class RdpAccountant final : public Accountant {
   RdpCurve curve_;
   Conversion conversion_;
 };
+
+// Which accountant: RDP (RdpAccountant, default orders, improved conversion) or PLD
+// (PldAccountant, automatic discretization).
+enum class AccountantKind { rdp, pld };
+
+// Names for CLI/JSON: "rdp" / "pld"; parsing throws InputError naming `source`.
+const char* to_string(AccountantKind kind);
+AccountantKind parse_accountant(const std::string& text, const std::string& source);
+
+std::unique_ptr<Accountant> make_accountant(AccountantKind kind);
+
+// ε of `steps` DP-SGD steps by the chosen accountant: AccountantKind::rdp is exactly
+// dpsgd_epsilon(sampling, q, sigma, steps, delta) (default orders, improved conversion);
+// AccountantKind::pld composes them in a PldAccountant (q in (0, 1], steps >= 1 for Poisson).
+EpsilonResult dpsgd_epsilon(AccountantKind kind, Sampling sampling, double q, double sigma, long long steps,
+                            double delta);
 
 }  // namespace dpareto::privacy

@@ -3,6 +3,7 @@
 // (DESIGN.md §3.3; Koskela & Kulkarni 2023, Sec. 4.1: σ_{γ,T} = min{σ : ε(T, δ, γ, σ) <= ε}).
 #include <vector>
 
+#include "dpareto/privacy/accountant.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 
 namespace dpareto::privacy {
@@ -23,5 +24,13 @@ double calibrate_sigma(Sampling sampling, double q, long long steps, double epsi
 long long max_steps(Sampling sampling, double q, double sigma, double epsilon, double delta,
                     const std::vector<double>& orders = default_orders(),
                     Conversion conversion = Conversion::improved);
+
+// The same by the chosen accountant (default orders, improved conversion for RDP; AccountantKind::rdp
+// is exactly the functions above). With AccountantKind::pld (PldAccountant, whose ε never exceeds
+// the RDP one): σ by root finding in log σ below the RDP σ, to 1e-7 relative, rounded up (ε of
+// the returned σ is <= the target as evaluated); steps by doubling and bisection above the RDP
+// count. The same InputErrors as above.
+double calibrate_sigma(AccountantKind kind, Sampling sampling, double q, long long steps, double epsilon, double delta);
+long long max_steps(AccountantKind kind, Sampling sampling, double q, double sigma, double epsilon, double delta);
 
 }  // namespace dpareto::privacy
