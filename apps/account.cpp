@@ -9,6 +9,7 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "accountant_flag.hpp"
 #include "pld_text.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -130,16 +131,14 @@ void print_pld_epsilon(const DpsgdFlags& f, const std::vector<double>& rdp, cons
 int run_dpsgd(int argc, char** argv) {
   po::options_description options("account dpsgd options");
   add_dpsgd_flags(options);
-  options.add_options()("accountant", po::value<std::string>()->default_value("rdp"),
-                        "rdp, or pld (privacy-loss distribution: tight, with an [optimistic, pessimistic] bracket; "
-                        "Poisson steps need q > 0 and T >= 1)");
+  add_accountant_flag(options);
   const auto vm = parse_command_line(
       "dpareto account dpsgd --sampling poisson|fixed --q Q --sigma S --steps T --delta D [--orders A,B,...] "
       "[--conversion improved|classic] [--accountant rdp|pld] [--rdp] [--json]",
       options, argc, argv);
   if (!vm) return 0;
   const DpsgdFlags f = read_dpsgd_flags(*vm);
-  const auto kind = privacy::parse_accountant((*vm)["accountant"].as<std::string>(), "--accountant");
+  const auto kind = accountant_from(*vm);
   const auto rdp = privacy::dpsgd_rdp(f.sampling, f.q, f.sigma, f.steps, f.orders);
   if (kind == privacy::AccountantKind::pld) {
     print_pld_epsilon(f, rdp, *vm);

@@ -8,6 +8,7 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "accountant_flag.hpp"
 #include "pld_text.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -31,9 +32,8 @@ void add_target_flags(po::options_description& options) {
       "sampling", po::value<std::string>()->required(), "poisson, fixed or fixed-general")(
       "orders", po::value<std::string>(), "comma-separated RDP orders > 1 (default: the built-in grid)")(
       "conversion", po::value<std::string>()->default_value("improved"), "improved or classic")(
-      "accountant", po::value<std::string>()->default_value("rdp"),
-      "rdp, or pld (privacy-loss distribution; default orders and improved conversion for its RDP cap)")(
       "json", "print one JSON object");
+  add_accountant_flag(options);
 }
 
 Target read_target(const po::variables_map& vm) {
@@ -49,7 +49,7 @@ Target read_target(const po::variables_map& vm) {
   for (double a : t.orders)
     if (!(a > 1)) throw InputError("--orders: order " + format_number(a) + " must be > 1");
   t.conversion = privacy::parse_conversion(vm["conversion"].as<std::string>(), "--conversion");
-  t.accountant = privacy::parse_accountant(vm["accountant"].as<std::string>(), "--accountant");
+  t.accountant = accountant_from(vm);
   if (t.accountant == privacy::AccountantKind::pld && (vm.count("orders") || t.conversion != privacy::Conversion::improved))
     throw InputError("--accountant pld uses the default orders and the improved conversion (drop --orders/--conversion)");
   return t;

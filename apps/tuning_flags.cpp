@@ -33,6 +33,8 @@ void add_tuning_flags(po::options_description& options) {
       "test-split", po::value<std::string>()->default_value("public"),
       "public: report the released model's test accuracy; private: the test split is private, nothing from it is released")(
       "release-test-utility", po::bool_switch(), "with --test-split private: release the test accuracy anyway, named in the certificate as unaccounted")(
+      "accountant", po::value<std::string>()->default_value(privacy::to_string(privacy::kDefaultAccountant)),
+      "propose-test, dp-hype: the final training's accountant, pld or rdp (random stopping is accounted in RDP)")(
       "candidates-from-private-front", po::bool_switch(),
       "accept candidates picked from a front measured on the same private rows (the certificate says the choice is not covered)");
   po::options_description stopping("random-stopping, grid, subsampled");
@@ -94,6 +96,7 @@ select::TuningSettings tuning_settings(const po::variables_map& vm) {
   if (s.release_test_utility && s.test_split_public)
     throw InputError("--release-test-utility needs --test-split private (a public test split's accuracy is released anyway)");
   s.candidates_from_private_front = vm["candidates-from-private-front"].as<bool>();
+  s.accountant = privacy::parse_accountant(vm["accountant"].as<std::string>(), "--accountant");
   select::check_tuning_settings(s);
   return s;
 }

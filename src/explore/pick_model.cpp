@@ -119,7 +119,9 @@ class PickObjective : public bo::UnitFunction {
     Candidate c;
     c.params = space_.from_unit(unit);
     c.unit = space_.to_unit(c.params);
-    c.epsilon = model_.problem->privacy(c.params);
+    // Screening by the fast upper bound: a setting it calls feasible is feasible (point_of reports
+    // the exact privacy of what is returned).
+    c.epsilon = model_.problem->privacy_upper_bound(c.params);
     if (std::isnan(c.epsilon)) c.epsilon = kInf;
     const auto p = model_.explorer->surrogates().gp(1).predict(
         Eigen::Map<const Eigen::VectorXd>(c.unit.data(), static_cast<Eigen::Index>(c.unit.size())));
@@ -179,7 +181,7 @@ PickResult pick_model(const RunModel& model, const Target& target, const ModelPi
     OperatingPoint p;
     for (const auto& parameter : space.parameters()) p.names.push_back(parameter.name);
     p.params = c.params;
-    p.epsilon = c.epsilon;
+    p.epsilon = model.problem->privacy(c.params);
     p.utility = sigmoid(c.logit_mean);
     p.utility_std = logit_normal_sd(c.logit_mean, c.logit_sd);
     p.source = "model";

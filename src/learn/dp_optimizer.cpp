@@ -83,12 +83,13 @@ long long training_steps(const TrainConfig& config, int n) {
   return per_epoch * config.epochs;
 }
 
-privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta) {
+privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta,
+                                        privacy::AccountantKind accountant) {
   const long long steps = training_steps(config, n);
   if (config.noise_multiplier == 0)
     return {std::numeric_limits<double>::infinity(), delta, 0, privacy::Conversion::improved};
   const double q = static_cast<double>(config.lot_size) / n;
-  return privacy::dpsgd_epsilon(config.sampling, q, config.noise_multiplier, steps, delta);
+  return privacy::dpsgd_epsilon(accountant, config.sampling, q, config.noise_multiplier, steps, delta);
 }
 
 TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed) {

@@ -69,7 +69,7 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
     : spec_(std::move(spec)), net_(spec_.architecture) {
   reject_unknown_options(options,
                          {"train_subset", "max_epochs", "repeats", "data_dir", "threads", "sampling", "split",
-                          "proxy_fraction", "data_role"},
+                          "proxy_fraction", "data_role", "accountant"},
                          spec_.name);
   roles_ = parse_data_roles(options, spec_.name);
   const bool mnist = spec_.data == DataSource::mnist;
@@ -83,6 +83,8 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   // replace-one (q = 0.01, T = 10^4, epsilon 1: sigma 4.13 with noise L*sigma, against 8.17 with
   // noise 2L*sigma even with the Gaussian-specific bound). sampling=fixed-general is DPareto's own.
   sampling_ = privacy::parse_sampling(option_string(options, "sampling", "poisson"), "option sampling");
+  accountant_ = privacy::parse_accountant(option_string(options, "accountant", privacy::to_string(privacy::kDefaultAccountant)),
+                                          spec_.name + ": option accountant");
   if (subset < 0) throw InputError("option train_subset=" + std::to_string(subset) + ": expected >= 0 (0 = all)");
   if (max_epochs < 1) throw InputError("option max_epochs=" + std::to_string(max_epochs) + ": expected >= 1");
   if (repeats_ < 1) throw InputError("option repeats=" + std::to_string(repeats_) + ": expected >= 1");
@@ -123,6 +125,7 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
                {"repeats", std::to_string(repeats_)},
                {"threads", std::to_string(threads_)},
                {"sampling", privacy::to_string(sampling_)},
+               {"accountant", privacy::to_string(accountant_)},
                {"delta", format_number(delta())}};
   settings_["data_dir"] = spec_.data == DataSource::synthetic ? "none (generated data)"
                                                                : learn::resolve_data_dir(data_dir).string();
@@ -184,7 +187,11 @@ learn::TrainConfig DpTrainingProblem::config(const space::Params& params, int th
 }
 
 double DpTrainingProblem::privacy(const space::Params& params) const {
-  return learn::training_epsilon(config(params, 1), data_.train.size(), delta()).epsilon;
+  return learn::training_epsilon(config(params, 1), data_.train.size(), delta(), accountant_).epsilon;
+}
+
+double DpTrainingProblem::privacy_upper_bound(const space::Params& params) const {
+  return learn::training_epsilon(config(params, 1), data_.train.size(), delta(), privacy::AccountantKind::rdp).epsilon;
 }
 
 UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint64_t seed) const {

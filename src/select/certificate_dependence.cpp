@@ -25,6 +25,7 @@ const std::map<std::string, const char*>& dependence_table() {
       {"target_epsilon", kSettings}, {"randomness", kSettings},
       {"randomness_note", kSettings}, {"test_split", kSettings},
       {"candidates_source", kSettings}, {"covers", kSettings},
+      {"accountant", kSettings},     {"accountant_note", kSettings},
       {"candidates_measured_on", kSettings}, {"data_roles", kSettingsSizes},
       {"assumptions", kSettings},    {"depends_on", kSettings},
       {"selected", kDp},             {"selected_index", kDp},

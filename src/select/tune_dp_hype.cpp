@@ -76,7 +76,7 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
   }
   const auto outcome = dp_hype_select(losses, options, *context.source, *context.source);
 
-  auto c = certificate_header(context, total);
+  auto c = certificate_header(context, total, &plan.final_training);
   c["clients"] = s.clients;
   c["client_split"] = s.client_split == ClientSplit::iid ? "iid" : "label-skew";
   if (s.client_split == ClientSplit::label_skew) c["label_skew"] = json_number(s.label_skew);

@@ -75,7 +75,7 @@ TuningOutcome tune_propose_test(TuningContext& context) {
       configs.size(), [&](std::size_t s, std::size_t i) { return utility(order[s], i); }, options, *context.source);
   if (result.selected) result.selected = order[*result.selected];
 
-  auto c = certificate_header(context, total);
+  auto c = certificate_header(context, total, &plan.final_training);
   c["partitions"] = s.partitions;
   c["granularity"] = json_number(s.granularity);
   c["utility_floor"] = json_number(s.utility_floor);

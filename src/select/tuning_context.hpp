@@ -79,8 +79,10 @@ nlohmann::json rdp_component(const std::string& name, const std::vector<double>&
 nlohmann::json assumptions(privacy::Sampling sampling);
 
 // The certificate fields every method writes: method, problem, candidates, epsilon, delta, order,
-// conversion, target, randomness, assumptions.
-nlohmann::json certificate_header(const TuningContext& context, const privacy::EpsilonResult& total);
+// conversion, accountant, target, randomness, assumptions.
+// `final_training` (propose-test, dp-hype) says which accountant certified the total.
+nlohmann::json certificate_header(const TuningContext& context, const privacy::EpsilonResult& total,
+                                  const FinalTraining* final_training = nullptr);
 
 // Fills selected / selected_index / validation_utility / test_utility and returns the outcome:
 // with a model when `weights` is given, nothing released otherwise (`why` explains).

@@ -74,7 +74,10 @@ TuningPlanSummary plan_tuning(const std::vector<learn::TrainConfig>& configs, co
   const auto retrained = [&](const FinalTraining& f, const nlohmann::json& split, const char* what, double value) {
     out.total = f.total;
     out.noise_multipliers = f.sigmas;
-    out.details = {{"split", split}, {what, json_number(value)}, {"per_candidate_epsilon", json_number(f.candidate_epsilon)}};
+    out.details = {{"split", split},
+                   {what, json_number(value)},
+                   {"per_candidate_epsilon", json_number(f.candidate_epsilon)},
+                   {"accountant", privacy::to_string(f.accountant)}};
   };
   switch (settings.method) {
     case TuningMethod::random_stopping:

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dpareto/learn/dp_optimizer.hpp"
+#include "dpareto/privacy/accountant.hpp"
 #include "dpareto/privacy/rdp_conversion.hpp"
 #include "dpareto/select/dp_hype.hpp"
 #include "dpareto/select/propose_test.hpp"
@@ -49,16 +50,22 @@ struct SubsampledPlan {
 };
 SubsampledPlan plan_subsampled(const PlanInputs& in, int tuning_rows, int validation_rows, int final_rows);
 
-// The final training after a tuning step with curve `tuning_rdp` (propose-test, dp-hype): every
-// candidate's σ on all rows, calibrated to the largest common per-candidate ε_c for which tuning +
-// the candidates' uniform training curve, composed and converted once, meets the target.
+// The final training after a tuning step with curve `tuning_rdp` (propose-test, dp-hype;
+// final_training.cpp): every candidate's σ on all rows. RDP: calibrated to the largest common
+// per-candidate ε_c for which tuning + the candidates' uniform training curve, composed and
+// converted once, meets the target. PLD: ε_c = target − the tuning's ε at δ/2, each σ by PLD at δ/2.
 struct FinalTraining {
   std::vector<learn::TrainConfig> configs;  // the inputs', σ set
   double candidate_epsilon = 0;
   std::vector<double> sigmas;
   std::vector<double> training_rdp;
   std::vector<double> total_rdp;  // tuning + training, composed
-  privacy::EpsilonResult total{};
+  privacy::EpsilonResult total{};  // order NaN when the PLD split gives it
+  // PLD (settings.accountant): the tuning step's RDP ε at tuning_delta plus the training's PLD ε at
+  // training_delta (the largest over the candidates), basic composition.
+  privacy::AccountantKind accountant = privacy::AccountantKind::rdp;
+  double tuning_delta = 0, training_delta = 0, tuning_epsilon = 0, training_epsilon = 0;
+  double training_optimistic = 0, discretization = 0;  // the PLD bracket's lower end and grid width h
 };
 FinalTraining calibrate_final_training(const PlanInputs& in, const std::vector<double>& tuning_rdp);
 

@@ -84,10 +84,15 @@ TEST_CASE("--accountant pld: the bracket in text and JSON, calibration, bad inpu
   CHECK(r.output.find("(PLD, optimistic 5.19") != std::string::npos);
   CHECK(r.output.find("bracket width") != std::string::npos);
   CHECK(r.output.find("discretization 0.0001") != std::string::npos);
-  // The default stays RDP.
-  j = nlohmann::json::parse(run_cli("account dpsgd --sampling poisson --q 0.01 --sigma 1.1 --steps 10000 --delta 1e-5 --json").output);
-  CHECK(j["epsilon"].get<double>() == doctest::Approx(5.63).epsilon(0.005));
-  CHECK(!j.contains("epsilon_optimistic"));
+  // PLD is the default; RDP on request, or when --orders or --conversion (RDP notions) are given.
+  const std::string base = "account dpsgd --sampling poisson --q 0.01 --sigma 1.1 --steps 10000 --delta 1e-5 --json";
+  CHECK(nlohmann::json::parse(run_cli(base).output) == j);
+  for (const char* rdp_flags : {" --accountant rdp", " --conversion improved", " --orders 2,4,8,16,32"}) {
+    CAPTURE(rdp_flags);
+    const auto k = nlohmann::json::parse(run_cli(base + rdp_flags).output);
+    CHECK(k["epsilon"].get<double>() == doctest::Approx(5.63).epsilon(0.05));
+    CHECK(!k.contains("epsilon_optimistic"));
+  }
 
   r = run_cli("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --accountant pld --json");
   REQUIRE(r.status == 0);
@@ -96,12 +101,14 @@ TEST_CASE("--accountant pld: the bracket in text and JSON, calibration, bad inpu
   CHECK(j["accountant"] == "pld");
   CHECK(j["epsilon"].get<double>() <= 1);
   CHECK(j["epsilon_optimistic"].get<double>() <= j["epsilon"].get<double>());
-  j = nlohmann::json::parse(run_cli("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --json").output);
+  j = nlohmann::json::parse(
+      run_cli("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --accountant rdp --json").output);
   CHECK(pld_sigma < j["sigma"].get<double>());
   r = run_cli("calibrate steps --eps 2 --delta 1e-5 --q 0.01 --sigma 1.1 --sampling poisson --accountant pld --json");
   REQUIRE(r.status == 0);
   const long long pld_steps = nlohmann::json::parse(r.output)["steps"].get<long long>();
-  j = nlohmann::json::parse(run_cli("calibrate steps --eps 2 --delta 1e-5 --q 0.01 --sigma 1.1 --sampling poisson --json").output);
+  j = nlohmann::json::parse(
+      run_cli("calibrate steps --eps 2 --delta 1e-5 --q 0.01 --sigma 1.1 --sampling poisson --accountant rdp --json").output);
   CHECK(pld_steps > j["steps"].get<long long>());
 
   struct Case {

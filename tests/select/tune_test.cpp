@@ -17,6 +17,7 @@
 #include "dpareto/select/model_file.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
+#include "dpareto/privacy/pld_accountant.hpp"
 #include "dpareto/privacy/random_stopping_bound.hpp"
 #include "dpareto/privacy/subsampled_tuning.hpp"
 #include "dpareto/select/propose_test.hpp"
@@ -300,6 +301,52 @@ TEST_CASE("tune propose-test: data-independent bound composed with the final tra
     CHECK(c["trained_with"]["rows"] == 2000);
     CHECK(read_model_file((out / "model.bin").string()).weights.size() == 21);
   }
+}
+
+TEST_CASE("tune propose-test --accountant pld: tuning in RDP at delta/2 plus the training's PLD at delta/2") {
+  const std::string poisson =
+      "--problem synthetic-logreg-sgd --set train_subset=2000 --set threads=2 --set sampling=poisson --max-epochs 4";
+  const std::string flags = "--method propose-test --partitions 4 --granularity 0.1 --utility-floor 0.5 "
+                            "--tuning-share 0.1 --target-epsilon 1";
+  const auto [c, out] = run_tune("pt-pld", kGridCandidates, flags, poisson);
+  check_common(c, "propose-test", 3, 1);
+  REQUIRE(c["accountant"] == "pld");
+  CHECK(c["order"].is_null());
+  const auto& split = c["split"];
+  CHECK(split["tuning_delta"] == 5e-6);
+  CHECK(split["training_delta"] == 5e-6);
+  CHECK(c["epsilon"].get<double>() ==
+        doctest::Approx(split["tuning_epsilon"].get<double>() + split["training_epsilon"].get<double>()).epsilon(1e-12));
+  // The tuning part recomputed in RDP at δ/2, the training part by an independent PLD accountant
+  // per candidate at δ/2 (the largest).
+  const auto orders = dpareto::privacy::default_orders();
+  ProposeTestOptions o;
+  o.partitions = 4, o.granularity = 0.1, o.utility_floor = 0.5, o.epsilon0 = c["epsilon0"].get<double>();
+  CHECK(dpareto::privacy::rdp_to_epsilon(orders, propose_test_rdp(o, orders), 5e-6).epsilon ==
+        doctest::Approx(split["tuning_epsilon"].get<double>()).epsilon(1e-12));
+  const auto sigmas = c["components"][1]["noise_multipliers"].get<std::vector<double>>();
+  const std::pair<int, int> epochs_lots[] = {{2, 64}, {3, 128}, {1, 32}};
+  double training = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    dpareto::learn::TrainConfig t;
+    t.epochs = epochs_lots[i].first;
+    t.lot_size = epochs_lots[i].second;
+    dpareto::privacy::PldAccountant pld;
+    pld.compose_subsampled_gaussian(dpareto::privacy::Sampling::poisson, t.lot_size / 2000.0, sigmas[i],
+                                    dpareto::learn::training_steps(t, 2000));
+    training = std::max(training, pld.epsilon(5e-6).epsilon);
+  }
+  CHECK(training == doctest::Approx(split["training_epsilon"].get<double>()).epsilon(1e-9));
+  const auto& final_component = c["components"][1];
+  CHECK(final_component["accountant"] == "pld");
+  CHECK(final_component["discretization"].get<double>() > 0);
+  CHECK(final_component["epsilon_optimistic"].get<double>() <= final_component["epsilon"].get<double>());
+  CHECK(final_component["epsilon_optimistic"].get<double>() > 0.99 * final_component["epsilon"].get<double>());
+  // Less noise than the RDP accounting of the same run for every candidate.
+  const auto rdp = run_tune("pt-rdp", kGridCandidates, flags + " --accountant rdp", poisson).certificate;
+  CHECK(rdp["accountant"] == "rdp");
+  const auto rdp_sigmas = rdp["components"][1]["noise_multipliers"].get<std::vector<double>>();
+  for (std::size_t i = 0; i < 3; ++i) CHECK(sigmas[i] < rdp_sigmas[i]);
 }
 
 TEST_CASE("tune dp-hype: record-level vote curve composed with the final training") {

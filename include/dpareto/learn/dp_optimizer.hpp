@@ -25,6 +25,7 @@
 
 #include "dpareto/learn/dataset.hpp"
 #include "dpareto/learn/network.hpp"
+#include "dpareto/privacy/accountant.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 
 namespace dpareto::learn {
@@ -53,9 +54,10 @@ struct TrainResult {
 // round(n/m) steps per epoch (at least 1), times epochs. Throws InputError for a bad config.
 long long training_steps(const TrainConfig& config, int n);
 
-// (ε, δ) of a configuration on n examples: the accountant matching config.sampling with
+// (ε, δ) of a configuration on n examples by `accountant` (RDP, or PLD for Poisson lots) with
 // q = m/n; +inf when σ = 0.
-privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta);
+privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta,
+                                        privacy::AccountantKind accountant = privacy::AccountantKind::rdp);
 
 // Runs the optimizer from net.initial_parameters; initialization comes from `seed`; lots and noise
 // from `seed` too or, when config.noise_key is set, from the ChaCha20 keystream under it.

@@ -9,7 +9,8 @@
 // domain, so privacy and training agree), repeats R, data_dir, threads, sampling (poisson, the
 // default; fixed: fixed-size lots with the Gaussian-specific bound; fixed-general: fixed-size lots
 // with WBK19's general bound, as DPareto accounted them); split, proxy_fraction and data_role
-// (data_roles.hpp: explore on a public proxy split, tune on the private rest).
+// (data_roles.hpp: explore on a public proxy split, tune on the private rest); accountant
+// (privacy/accountant.hpp: pld or rdp, the default privacy::kDefaultAccountant).
 #include <memory>
 
 #include "dpareto/learn/dp_optimizer.hpp"
@@ -39,6 +40,7 @@ class DpTrainingProblem : public Problem {
   const space::Space& space() const override { return space_; }
   double delta() const override { return 1e-5; }
   double privacy(const space::Params& params) const override;
+  double privacy_upper_bound(const space::Params& params) const override;  // by RDP (>= the PLD ε)
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
   std::map<std::string, std::string> settings() const override { return settings_; }
 
@@ -62,6 +64,7 @@ class DpTrainingProblem : public Problem {
   // Which training rows this problem uses and their declared role (data_roles.hpp), and a one-line
   // statement of every split's role for commands to print.
   const DataRoles& data_roles() const { return roles_; }
+  privacy::AccountantKind accountant() const { return accountant_; }
   std::string data_roles_text() const;
 
  private:
@@ -72,6 +75,7 @@ class DpTrainingProblem : public Problem {
   int repeats_ = 10;
   int threads_ = 1;
   privacy::Sampling sampling_ = privacy::Sampling::poisson;
+  privacy::AccountantKind accountant_ = privacy::kDefaultAccountant;
   DataRoles roles_;
   std::map<std::string, std::string> settings_;
 };

@@ -49,6 +49,10 @@ class Problem {
   virtual double delta() const = 0;
   // Privacy oracle: epsilon of the setting (may be +inf). Deterministic and cheap.
   virtual double privacy(const space::Params& params) const = 0;
+  // A fast upper bound on privacy(params), for searches that screen thousands of settings (pick's
+  // model search); privacy() itself by default. DP-training problems answer by RDP when privacy()
+  // is the slower, tighter PLD accountant.
+  virtual double privacy_upper_bound(const space::Params& params) const { return privacy(params); }
   // Utility oracle in [0, 1]; randomness comes only from `seed`. Must be safe to call from
   // several threads at once on one Problem.
   virtual UtilityResult utility(const space::Params& params, std::uint64_t seed) const = 0;

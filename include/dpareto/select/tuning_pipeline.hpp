@@ -29,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dpareto/privacy/accountant.hpp"
 #include "dpareto/privacy/rdp_conversion.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/candidate_file.hpp"
@@ -78,6 +79,9 @@ struct TuningSettings {
   // --candidates-from-private-front: accept candidates picked from a front measured on the same
   // private rows (candidate_scope.hpp); the certificate then says the choice is not covered.
   bool candidates_from_private_front = false;
+  // --accountant: the final training's accountant after propose-test and dp-hype (the tuning
+  // steps' bounds and random stopping's are theorems in RDP and stay in RDP).
+  privacy::AccountantKind accountant = privacy::kDefaultAccountant;
 };
 
 // The default law of K: Poisson with μ = 2.5 × candidates, so that each candidate is drawn at
