@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "accountant_flag.hpp"
 #include "cli_options.hpp"
 #include "command.hpp"
-#include "accountant_flag.hpp"
-#include "pld_text.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/analytic_gaussian.hpp"
@@ -21,6 +20,7 @@
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/candidate_file.hpp"
 #include "dpareto/select/tuning_plan.hpp"
+#include "pld_text.hpp"
 #include "problem_flags.hpp"
 #include "tuning_flags.hpp"
 
@@ -40,11 +40,13 @@ double flag_in_open(const po::variables_map& vm, const char* flag, double lo, do
 
 // The flags shared by `account dpsgd`, `account tuning` (the base DP-SGD run).
 void add_dpsgd_flags(po::options_description& options) {
-  options.add_options()("sampling", po::value<std::string>()->required(), "poisson (rate q, add/remove), fixed (lot m of n without replacement, q = m/n, replace-one; Gaussian-specific bound) or fixed-general (the same with WBK19's general bound, as DPareto)")(
+  options.add_options()("sampling", po::value<std::string>()->required(),
+                        "poisson (rate q, add/remove), fixed (lot m of n without replacement, q = m/n, replace-one; "
+                        "Gaussian-specific bound) or fixed-general (the same with WBK19's general bound, as DPareto)")(
       "q", po::value<double>()->required(), "sampling rate q (poisson) or lot fraction m/n (fixed), in [0, 1]")(
       "sigma", po::value<double>()->required(), "noise multiplier (noise std / L2 sensitivity), > 0")(
-      "steps", po::value<long long>()->required(), "number of steps T >= 0")(
-      "delta", po::value<double>()->required(), "target delta in (0, 1)")(
+      "steps", po::value<long long>()->required(), "number of steps T >= 0")("delta", po::value<double>()->required(),
+                                                                             "target delta in (0, 1)")(
       "orders", po::value<std::string>(), "comma-separated RDP orders > 1 (default: the built-in grid)")(
       "conversion", po::value<std::string>()->default_value("improved"), "RDP -> (eps, delta): improved or classic")(
       "rdp", "also print the RDP curve")("json", "print one JSON object");
@@ -64,11 +66,13 @@ DpsgdFlags read_dpsgd_flags(const po::variables_map& vm) {
   f.q = vm["q"].as<double>();
   if (!(f.q >= 0 && f.q <= 1)) throw InputError("--q " + format_number(f.q) + " must be in [0, 1]");
   f.sigma = vm["sigma"].as<double>();
-  if (!(f.sigma > 0) || std::isinf(f.sigma)) throw InputError("--sigma " + format_number(f.sigma) + " must be a finite number > 0");
+  if (!(f.sigma > 0) || std::isinf(f.sigma))
+    throw InputError("--sigma " + format_number(f.sigma) + " must be a finite number > 0");
   f.steps = vm["steps"].as<long long>();
   if (f.steps < 0) throw InputError("--steps " + std::to_string(f.steps) + " must be >= 0");
   f.delta = flag_in_open(vm, "delta", 0, 1);
-  f.orders = vm.count("orders") ? parse_number_list(vm["orders"].as<std::string>(), "--orders") : privacy::default_orders();
+  f.orders =
+      vm.count("orders") ? parse_number_list(vm["orders"].as<std::string>(), "--orders") : privacy::default_orders();
   for (double a : f.orders)
     if (!(a > 1)) throw InputError("--orders: order " + format_number(a) + " must be > 1");
   f.conversion = privacy::parse_conversion(vm["conversion"].as<std::string>(), "--conversion");
@@ -85,7 +89,8 @@ void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const s
     json["sampling"] = privacy::to_string(f.sampling);
     if (vm.count("rdp")) {
       json["rdp"] = nlohmann::json::array();
-      for (std::size_t i = 0; i < rdp.size(); ++i) json["rdp"].push_back({json_number(f.orders[i]), json_number(rdp[i])});
+      for (std::size_t i = 0; i < rdp.size(); ++i)
+        json["rdp"].push_back({json_number(f.orders[i]), json_number(rdp[i])});
     }
     std::cout << json.dump() << "\n";
     return;
@@ -95,7 +100,8 @@ void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const s
             << privacy::to_string(f.sampling) << " sampling)\n";
   if (vm.count("rdp")) {
     std::cout << "order\trdp\n";
-    for (std::size_t i = 0; i < rdp.size(); ++i) std::cout << format_number(f.orders[i]) << "\t" << format_number(rdp[i]) << "\n";
+    for (std::size_t i = 0; i < rdp.size(); ++i)
+      std::cout << format_number(f.orders[i]) << "\t" << format_number(rdp[i]) << "\n";
   }
 }
 
@@ -115,7 +121,8 @@ void print_pld_epsilon(const DpsgdFlags& f, const std::vector<double>& rdp, cons
                            {"sampling", privacy::to_string(f.sampling)}};
     if (vm.count("rdp")) {
       json["rdp"] = nlohmann::json::array();
-      for (std::size_t i = 0; i < rdp.size(); ++i) json["rdp"].push_back({json_number(f.orders[i]), json_number(rdp[i])});
+      for (std::size_t i = 0; i < rdp.size(); ++i)
+        json["rdp"].push_back({json_number(f.orders[i]), json_number(rdp[i])});
     }
     std::cout << json.dump() << "\n";
     return;
@@ -124,7 +131,8 @@ void print_pld_epsilon(const DpsgdFlags& f, const std::vector<double>& rdp, cons
             << privacy::to_string(f.sampling) << " sampling; RDP: " << format_number(r.rdp) << ")\n";
   if (vm.count("rdp")) {
     std::cout << "order\trdp\n";
-    for (std::size_t i = 0; i < rdp.size(); ++i) std::cout << format_number(f.orders[i]) << "\t" << format_number(rdp[i]) << "\n";
+    for (std::size_t i = 0; i < rdp.size(); ++i)
+      std::cout << format_number(f.orders[i]) << "\t" << format_number(rdp[i]) << "\n";
   }
 }
 
@@ -155,8 +163,9 @@ int run_tuning_plan(int argc, char** argv) {
   add_problem_flags(options);
   add_tuning_flags(options);
   options.add_options()("rows", po::value<int>(), "training rows n (default: the problem's)")(
-      "validation-rows", po::value<int>(), "random-stopping, grid: validation rows (default round(f n)); subsampled: "
-                                           "validation rows of X1 (default round(f |X1|))")(
+      "validation-rows", po::value<int>(),
+      "random-stopping, grid: validation rows (default round(f n)); subsampled: "
+      "validation rows of X1 (default round(f |X1|))")(
       "subsample-rows", po::value<int>(), "subsampled: |X1| (default round(q n))")("json", "print one JSON object");
   const auto vm = parse_command_line(
       "dpareto account tuning --method random-stopping|grid|subsampled|propose-test|dp-hype --problem NAME "
@@ -168,7 +177,8 @@ int run_tuning_plan(int argc, char** argv) {
   const auto candidates = select::read_candidate_file((*vm)["candidates"].as<std::string>());
   const auto problem = make_problem_from(*vm);
   const auto* dp = dynamic_cast<const problems::DpTrainingProblem*>(problem.get());
-  if (dp == nullptr) throw InputError("--problem " + problem->name() + " is not a DP-training problem (tune needs one)");
+  if (dp == nullptr)
+    throw InputError("--problem " + problem->name() + " is not a DP-training problem (tune needs one)");
   auto configs = select::tuning_candidates(*dp, candidates).configs;
   const auto size_flag = [&](const char* flag, int fallback) {
     if (!vm->count(flag)) return fallback;
@@ -195,11 +205,12 @@ int run_tuning_plan(int argc, char** argv) {
     std::cout << json.dump() << "\n";
     return 0;
   }
-  std::cout << json["method"].get<std::string>() << " (planned, as tune would certify): epsilon = "
-            << format_number(plan.total.epsilon) << " at delta = " << format_number(plan.total.delta) << " (order "
-            << format_number(plan.total.order) << ", " << privacy::to_string(plan.total.conversion)
-            << "); split: tuning " << json["split"]["tuning_epsilon"].dump() << ", training "
-            << json["split"]["training_epsilon"].dump() << "\n";
+  std::cout << json["method"].get<std::string>()
+            << " (planned, as tune would certify): epsilon = " << format_number(plan.total.epsilon)
+            << " at delta = " << format_number(plan.total.delta) << " (order " << format_number(plan.total.order)
+            << ", " << privacy::to_string(plan.total.conversion) << "); split: tuning "
+            << json["split"]["tuning_epsilon"].dump() << ", training " << json["split"]["training_epsilon"].dump()
+            << "\n";
   std::cout << "noise multipliers (per candidate): " << json["noise_multipliers"].dump() << "\n";
   if (json.contains("rows")) std::cout << "rows: " << json["rows"].dump() << "\n";
   return 0;
@@ -210,10 +221,13 @@ int run_tuning(int argc, char** argv) {
     if (std::string(argv[i]) == "--method" || std::string(argv[i]).rfind("--method=", 0) == 0)
       return run_tuning_plan(argc, argv);
   po::options_description options("account tuning options");
-  options.add_options()("distribution", po::value<std::string>()->required(), "law of the number of runs K: poisson (--mu) or tnb (--eta, --gamma)")(
-      "mu", po::value<double>(), "Poisson mean of K, >= 1")("eta", po::value<double>(), "truncated negative binomial eta > -1")(
+  options.add_options()("distribution", po::value<std::string>()->required(),
+                        "law of the number of runs K: poisson (--mu) or tnb (--eta, --gamma)")(
+      "mu", po::value<double>(), "Poisson mean of K, >= 1")("eta", po::value<double>(),
+                                                            "truncated negative binomial eta > -1")(
       "gamma", po::value<double>(), "truncated negative binomial gamma in (0, 1)")(
-      "score-epsilon", po::value<double>(), "each run also releases an epsilon-DP score (e.g. dpareto tune's noisy validation count)");
+      "score-epsilon", po::value<double>(),
+      "each run also releases an epsilon-DP score (e.g. dpareto tune's noisy validation count)");
   add_dpsgd_flags(options);
   const auto vm = parse_command_line(
       "dpareto account tuning --distribution poisson|tnb (--mu M | --eta H --gamma G) --sampling poisson|fixed --q Q "
@@ -225,7 +239,8 @@ int run_tuning(int argc, char** argv) {
   std::optional<double> score;
   if (vm->count("score-epsilon")) {
     score = (*vm)["score-epsilon"].as<double>();
-    if (!(*score > 0) || std::isinf(*score)) throw InputError("--score-epsilon " + format_number(*score) + " must be a finite number > 0");
+    if (!(*score > 0) || std::isinf(*score))
+      throw InputError("--score-epsilon " + format_number(*score) + " must be a finite number > 0");
   }
   const std::string distribution = (*vm)["distribution"].as<std::string>();
   nlohmann::json json = {{"distribution", distribution}};
@@ -234,13 +249,15 @@ int run_tuning(int argc, char** argv) {
     if (!vm->count("mu")) throw InputError("--distribution poisson needs --mu");
     const double mu = (*vm)["mu"].as<double>();
     if (!(mu >= 1) || std::isinf(mu))
-      throw InputError("--mu " + format_number(mu) + " must be a finite number >= 1 (the privacy bound holds only from 1 on)");
+      throw InputError("--mu " + format_number(mu) +
+                       " must be a finite number >= 1 (the privacy bound holds only from 1 on)");
     rule = privacy::PoissonStopping{mu};
     json["expected_runs"] = json_number(mu);
   } else if (distribution == "tnb") {
     if (!vm->count("eta") || !vm->count("gamma")) throw InputError("--distribution tnb needs --eta and --gamma");
     const double eta = (*vm)["eta"].as<double>();
-    if (!(eta > -1) || std::isinf(eta)) throw InputError("--eta " + format_number(eta) + " must be a finite number > -1");
+    if (!(eta > -1) || std::isinf(eta))
+      throw InputError("--eta " + format_number(eta) + " must be a finite number > -1");
     const double gamma = flag_in_open(*vm, "gamma", 0, 1);
     rule = privacy::TruncatedNegativeBinomialStopping{eta, gamma};
     json["expected_runs"] = json_number(privacy::truncated_negative_binomial_mean(eta, gamma));
@@ -261,7 +278,8 @@ int run_gaussian(int argc, char** argv) {
   options.add_options()("eps", po::value<double>()->required(), "target epsilon >= 0")(
       "delta", po::value<double>()->required(), "target delta in (0, 1)")(
       "sensitivity", po::value<double>()->default_value(1.0), "L2 sensitivity > 0")("json", "print one JSON object");
-  const auto vm = parse_command_line("dpareto account gaussian --eps E --delta D [--sensitivity S] [--json]", options, argc, argv);
+  const auto vm =
+      parse_command_line("dpareto account gaussian --eps E --delta D [--sensitivity S] [--json]", options, argc, argv);
   if (!vm) return 0;
   const double eps = (*vm)["eps"].as<double>();
   if (!(eps >= 0) || std::isinf(eps)) throw InputError("--eps " + format_number(eps) + " must be a finite number >= 0");
@@ -273,7 +291,9 @@ int run_gaussian(int argc, char** argv) {
   const bool classic_valid = eps > 0 && eps < 1;
   const double classic = classic_valid ? privacy::classic_gaussian_sigma(eps, delta, sensitivity) : NAN;
   if (vm->count("json")) {
-    std::cout << nlohmann::json{{"sigma_analytic", json_number(analytic)}, {"sigma_classic", json_number(classic)}}.dump() << "\n";
+    std::cout
+        << nlohmann::json{{"sigma_analytic", json_number(analytic)}, {"sigma_classic", json_number(classic)}}.dump()
+        << "\n";
   } else {
     std::cout << "sigma (analytic Gaussian) = " << format_number(analytic) << "; sigma (classic) = "
               << (classic_valid ? format_number(classic) : std::string("not valid (needs 0 < eps < 1)")) << "\n";
@@ -282,11 +302,14 @@ int run_gaussian(int argc, char** argv) {
 }
 
 int run_account(int argc, char** argv) {
-  return dispatch_actions("account",
-                          {{"dpsgd", "epsilon of DP-SGD (subsampled Gaussian, RDP accountant)", run_dpsgd},
-                           {"gaussian", "sigma of the Gaussian mechanism for (eps, delta): analytic and classic", run_gaussian},
-                           {"tuning", "epsilon of hyperparameter tuning: random stopping over DP-SGD runs, or (--method) what tune would certify", run_tuning}},
-                          argc, argv);
+  return dispatch_actions(
+      "account",
+      {{"dpsgd", "epsilon of DP-SGD (subsampled Gaussian, RDP accountant)", run_dpsgd},
+       {"gaussian", "sigma of the Gaussian mechanism for (eps, delta): analytic and classic", run_gaussian},
+       {"tuning",
+        "epsilon of hyperparameter tuning: random stopping over DP-SGD runs, or (--method) what tune would certify",
+        run_tuning}},
+      argc, argv);
 }
 
 CommandRegistration reg("account", "privacy accounting: DP-SGD epsilon, Gaussian sigma, tuning epsilon", run_account);

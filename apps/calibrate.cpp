@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "accountant_flag.hpp"
 #include "cli_options.hpp"
 #include "command.hpp"
-#include "accountant_flag.hpp"
-#include "pld_text.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/calibration.hpp"
+#include "pld_text.hpp"
 
 namespace dpareto::apps {
 namespace {
@@ -42,16 +42,20 @@ Target read_target(const po::variables_map& vm) {
   t.q = vm["q"].as<double>();
   if (!(t.q > 0 && t.q <= 1)) throw InputError("--q " + format_number(t.q) + " must be in (0, 1]");
   t.epsilon = vm["eps"].as<double>();
-  if (!(t.epsilon > 0) || std::isinf(t.epsilon)) throw InputError("--eps " + format_number(t.epsilon) + " must be a finite number > 0");
+  if (!(t.epsilon > 0) || std::isinf(t.epsilon))
+    throw InputError("--eps " + format_number(t.epsilon) + " must be a finite number > 0");
   t.delta = vm["delta"].as<double>();
   if (!(t.delta > 0 && t.delta < 1)) throw InputError("--delta " + format_number(t.delta) + " must be in (0, 1)");
-  t.orders = vm.count("orders") ? parse_number_list(vm["orders"].as<std::string>(), "--orders") : privacy::default_orders();
+  t.orders =
+      vm.count("orders") ? parse_number_list(vm["orders"].as<std::string>(), "--orders") : privacy::default_orders();
   for (double a : t.orders)
     if (!(a > 1)) throw InputError("--orders: order " + format_number(a) + " must be > 1");
   t.conversion = privacy::parse_conversion(vm["conversion"].as<std::string>(), "--conversion");
   t.accountant = accountant_from(vm);
-  if (t.accountant == privacy::AccountantKind::pld && (vm.count("orders") || t.conversion != privacy::Conversion::improved))
-    throw InputError("--accountant pld uses the default orders and the improved conversion (drop --orders/--conversion)");
+  if (t.accountant == privacy::AccountantKind::pld &&
+      (vm.count("orders") || t.conversion != privacy::Conversion::improved))
+    throw InputError(
+        "--accountant pld uses the default orders and the improved conversion (drop --orders/--conversion)");
   return t;
 }
 
@@ -98,7 +102,8 @@ int run_sigma(int argc, char** argv) {
   const double sigma = privacy::calibrate_sigma(t.sampling, t.q, steps, t.epsilon, t.delta, t.orders, t.conversion);
   const auto achieved = privacy::dpsgd_epsilon(t.sampling, t.q, sigma, steps, t.delta, t.orders, t.conversion);
   if (vm->count("json"))
-    std::cout << nlohmann::json{{"sigma", json_number(sigma)}, {"epsilon", json_number(achieved.epsilon)}}.dump() << "\n";
+    std::cout << nlohmann::json{{"sigma", json_number(sigma)}, {"epsilon", json_number(achieved.epsilon)}}.dump()
+              << "\n";
   else
     std::cout << "sigma = " << format_number(sigma) << " (epsilon = " << format_number(achieved.epsilon)
               << " at delta = " << format_number(t.delta) << ", order " << format_number(achieved.order) << ")\n";
@@ -116,34 +121,39 @@ int run_steps(int argc, char** argv) {
   if (!vm) return 0;
   const Target t = read_target(*vm);
   const double sigma = (*vm)["sigma"].as<double>();
-  if (!(sigma > 0) || std::isinf(sigma)) throw InputError("--sigma " + format_number(sigma) + " must be a finite number > 0");
+  if (!(sigma > 0) || std::isinf(sigma))
+    throw InputError("--sigma " + format_number(sigma) + " must be a finite number > 0");
   if (t.accountant == privacy::AccountantKind::pld) {
     const long long steps = privacy::max_steps(t.accountant, t.sampling, t.q, sigma, t.epsilon, t.delta);
     if (vm->count("json")) {
-      nlohmann::json json = steps == 0 ? nlohmann::json{{"accountant", "pld"}, {"epsilon", 0}} : pld_json(pld_epsilon(t, sigma, steps));
+      nlohmann::json json =
+          steps == 0 ? nlohmann::json{{"accountant", "pld"}, {"epsilon", 0}} : pld_json(pld_epsilon(t, sigma, steps));
       json["steps"] = steps;
       std::cout << json.dump() << "\n";
     } else {
-      std::cout << "steps = " << steps << " (epsilon = "
-                << (steps == 0 ? std::string("0") : pld_epsilon_text(pld_epsilon(t, sigma, steps))) << " at delta = "
-                << format_number(t.delta) << ")\n";
+      std::cout << "steps = " << steps
+                << " (epsilon = " << (steps == 0 ? std::string("0") : pld_epsilon_text(pld_epsilon(t, sigma, steps)))
+                << " at delta = " << format_number(t.delta) << ")\n";
     }
     return 0;
   }
   const long long steps = privacy::max_steps(t.sampling, t.q, sigma, t.epsilon, t.delta, t.orders, t.conversion);
-  const double eps = steps == 0 ? 0.0 : privacy::dpsgd_epsilon(t.sampling, t.q, sigma, steps, t.delta, t.orders, t.conversion).epsilon;
+  const double eps =
+      steps == 0 ? 0.0 : privacy::dpsgd_epsilon(t.sampling, t.q, sigma, steps, t.delta, t.orders, t.conversion).epsilon;
   if (vm->count("json"))
     std::cout << nlohmann::json{{"steps", steps}, {"epsilon", json_number(eps)}}.dump() << "\n";
   else
-    std::cout << "steps = " << steps << " (epsilon = " << format_number(eps) << " at delta = " << format_number(t.delta) << ")\n";
+    std::cout << "steps = " << steps << " (epsilon = " << format_number(eps) << " at delta = " << format_number(t.delta)
+              << ")\n";
   return 0;
 }
 
 int run_calibrate(int argc, char** argv) {
-  return dispatch_actions("calibrate",
-                          {{"dpsgd", "smallest noise multiplier sigma meeting (eps, delta) for given q, steps", run_sigma},
-                           {"steps", "largest number of steps meeting (eps, delta) for given q, sigma", run_steps}},
-                          argc, argv);
+  return dispatch_actions(
+      "calibrate",
+      {{"dpsgd", "smallest noise multiplier sigma meeting (eps, delta) for given q, steps", run_sigma},
+       {"steps", "largest number of steps meeting (eps, delta) for given q, sigma", run_steps}},
+      argc, argv);
 }
 
 CommandRegistration reg("calibrate", "noise multiplier or number of steps for a target (eps, delta)", run_calibrate);

@@ -46,12 +46,10 @@ void store_config_file(const std::string& path, const po::options_description& o
 
 }  // namespace
 
-std::optional<po::variables_map> parse_command_line(const std::string& usage_line,
-                                                    po::options_description options, int argc,
-                                                    char** argv,
-                                                    const std::vector<std::string>& positional) {
-  options.add_options()("help,h", "show this help")(
-      "config", po::value<std::string>(), "read flags from an INI-style file (flag = value)");
+std::optional<po::variables_map> parse_command_line(const std::string& usage_line, po::options_description options,
+                                                    int argc, char** argv, const std::vector<std::string>& positional) {
+  options.add_options()("help,h", "show this help")("config", po::value<std::string>(),
+                                                    "read flags from an INI-style file (flag = value)");
   po::positional_options_description pos;
   for (std::size_t i = 0; i < positional.size(); ++i)
     pos.add(positional[i].c_str(), i + 1 == positional.size() ? -1 : 1);
@@ -66,9 +64,9 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
       const auto path = vm["config"].as<std::string>();
       // A config is a small regular file: a directory, FIFO or /dev/zero is refused before reading.
       std::error_code ec;
-      if (!std::filesystem::is_regular_file(path, ec))
-        throw InputError("--config " + path + ": not a regular file");
-      if (std::filesystem::file_size(path, ec) > (1u << 20)) throw InputError("--config " + path + ": larger than 1 MiB");
+      if (!std::filesystem::is_regular_file(path, ec)) throw InputError("--config " + path + ": not a regular file");
+      if (std::filesystem::file_size(path, ec) > (1u << 20))
+        throw InputError("--config " + path + ": larger than 1 MiB");
       store_config_file(path, options, vm);
     }
     // A negative --seed would wrap to 2^64 - 1 in an unsigned option: refuse it as written.
@@ -98,6 +96,8 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
   return values;
 }
 
-bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+bool stderr_is_terminal() {
+  return ::isatty(STDERR_FILENO) == 1;
+}
 
 }  // namespace dpareto::apps

@@ -65,7 +65,8 @@ int run_exact(int argc, char** argv) {
     counts.assign(space.dimension(), 50);
   }
   if (counts.size() != space.dimension())
-    throw InputError("--points: expected " + std::to_string(space.dimension()) + " counts, got " + std::to_string(counts.size()));
+    throw InputError("--points: expected " + std::to_string(space.dimension()) + " counts, got " +
+                     std::to_string(counts.size()));
   // Checked before any conversion or allocation: inf or 1e12 used to reach an int cast (undefined)
   // and a grid of 10^10 points was built in memory before anything else.
   constexpr double kMaxGridPoints = 1e7;
@@ -119,8 +120,11 @@ int run_exact(int argc, char** argv) {
   info.objectives.set_reference({spec.epsilon, spec.error});
   info.hv_axis = spec.axis == problems::HvAxis::log10 ? "log" : "linear";
   info.log_floor = spec.log_floor;
-  info.extra = {{"seed_source", "user"}, {"points", counts}, {"delta", problem->delta()},
-                {"settings", problem->settings()}, {"problem_options", problem_options}};
+  info.extra = {{"seed_source", "user"},
+                {"points", counts},
+                {"delta", problem->delta()},
+                {"settings", problem->settings()},
+                {"problem_options", problem_options}};
   study::RunDirectoryWriter writer(vm["out"].as<std::string>(), info);
   writer.add_many(records);
   std::cout << "exact " << problem->name() << ": " << records.size() << " grid evaluations, front of "

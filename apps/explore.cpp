@@ -34,7 +34,8 @@ bo::Method parse_method(const std::string& text) {
 }
 
 // --problem NAME, or --oracle-cmd TEMPLATE with --space FILE (its stderr logs go to `log_directory`).
-std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map& vm, const std::string& log_directory) {
+std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map& vm,
+                                                         const std::string& log_directory) {
   if (!vm.count("oracle-cmd")) {
     if (vm.count("space")) throw InputError("--space goes with --oracle-cmd (built-in problems have their own space)");
     return make_problem_from(vm);
@@ -76,7 +77,8 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   const auto reference_mode = vm["reference-mode"].as<std::string>();
   if (reference_mode != "fixed" && reference_mode != "estimated")
     throw InputError("--reference-mode " + reference_mode + ": expected fixed or estimated");
-  explorer_options.reference_mode = reference_mode == "estimated" ? bo::ReferenceMode::estimated : bo::ReferenceMode::fixed;
+  explorer_options.reference_mode =
+      reference_mode == "estimated" ? bo::ReferenceMode::estimated : bo::ReferenceMode::fixed;
   explorer_options.initial_points = vm["init"].as<int>();
   explorer_options.initial_from_prior = vm["prior"].as<bool>();
   explorer_options.grid_points = vm["grid-points"].as<int>();
@@ -84,11 +86,12 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   explorer_options.objectives.set_reference({spec.epsilon, spec.error});
   if (vm.count("reference")) {
     const auto r = parse_number_list(vm["reference"].as<std::string>(), "--reference");
-    if (r.size() != 2) throw InputError("--reference " + vm["reference"].as<std::string>() + ": expected EPSILON,ERROR");
+    if (r.size() != 2)
+      throw InputError("--reference " + vm["reference"].as<std::string>() + ": expected EPSILON,ERROR");
     explorer_options.objectives.set_reference(r);
   }
-  explorer_options.axis.kind = spec.axis == problems::HvAxis::log10 ? pareto::EpsilonAxis::Kind::log10
-                                                                     : pareto::EpsilonAxis::Kind::linear;
+  explorer_options.axis.kind =
+      spec.axis == problems::HvAxis::log10 ? pareto::EpsilonAxis::Kind::log10 : pareto::EpsilonAxis::Kind::linear;
   explorer_options.axis.floor = spec.log_floor;
   if (vm.count("hv-axis")) {
     const auto axis = vm["hv-axis"].as<std::string>();
@@ -97,7 +100,8 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   }
   if (vm.count("log-floor")) {
     const double floor = vm["log-floor"].as<double>();
-    if (!(floor > 0 && std::isfinite(floor))) throw InputError("--log-floor " + format_number(floor) + ": must be positive");
+    if (!(floor > 0 && std::isfinite(floor)))
+      throw InputError("--log-floor " + format_number(floor) + ": must be positive");
     explorer_options.axis.floor = floor;
   }
   const int budget = vm["budget"].as<int>();
@@ -115,7 +119,8 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   if (vm.count("study")) settings.study = vm["study"].as<std::string>();
   settings.retry_interrupted = !vm["no-retry"].as<bool>();
   settings.crash_limit = vm["crash-limit"].as<int>();
-  if (settings.crash_limit < 0) throw InputError("--crash-limit " + std::to_string(settings.crash_limit) + ": must be >= 0");
+  if (settings.crash_limit < 0)
+    throw InputError("--crash-limit " + std::to_string(settings.crash_limit) + ": must be >= 0");
   settings.keep_going = vm["keep-going"].as<bool>();
   settings.out = out;
   settings.problem_options = problem_options_from(vm);
@@ -144,23 +149,26 @@ int run_explore(int argc, char** argv) {
       "no-retry", po::bool_switch(), "resume: record evaluations a crash left running as failed (default: re-run)")(
       "crash-limit", po::value<int>()->default_value(2),
       "resume: record as failed an evaluation that was running each time dpareto crashed or was killed, this many "
-      "times (0: re-run it forever)")(
-      "keep-going", po::bool_switch(), "run the whole budget even when the first evaluations all fail the same way")(
+      "times (0: re-run it forever)")("keep-going", po::bool_switch(),
+                                      "run the whole budget even when the first evaluations all fail the same way")(
       "restart-failed-study", po::bool_switch(),
       "when every evaluation of the --study failed (a mistyped --oracle-cmd, say), keep it as STUDY.failed-N and "
-      "start afresh with the given settings")(
-      "oracle-cmd", po::value<std::string>(), "external oracle command template, e.g. 'python3 train.py --lr {lr}'")(
+      "start afresh with the given settings")("oracle-cmd", po::value<std::string>(),
+                                              "external oracle command template, e.g. 'python3 train.py --lr {lr}'")(
       "space", po::value<std::string>(), "space.json of the external oracle's hyperparameters")(
       "oracle-timeout", po::value<double>()->default_value(0), "seconds before an oracle run is killed (0: never)")(
       "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
       "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
       "json", po::bool_switch(), "print the final summary as JSON");
-  const auto parsed = parse_command_line("dpareto explore (--problem NAME | --oracle-cmd CMD --space FILE) [--study FILE] [options]", options, argc, argv);
+  const auto parsed = parse_command_line(
+      "dpareto explore (--problem NAME | --oracle-cmd CMD --space FILE) [--study FILE] [options]", options, argc, argv);
   if (!parsed) return 0;
   const auto& vm = *parsed;
 
   const std::string method = vm["method"].as<std::string>();
-  const std::string problem_name = vm.count("oracle-cmd") ? "external" : vm.count("problem") ? vm["problem"].as<std::string>() : "";
+  const std::string problem_name = vm.count("oracle-cmd") ? "external"
+                                   : vm.count("problem")  ? vm["problem"].as<std::string>()
+                                                          : "";
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
   const auto problem = make_explored_problem(vm, out + "/oracle-logs");
   const explore::ExploreSettings settings = settings_from(vm, *problem, out);
@@ -180,8 +188,8 @@ int run_explore(int argc, char** argv) {
   }
   auto study = explore::open_run_study(*problem, settings);
   if (!settings.study.empty() && !study->trials().empty())
-    std::cerr << "resuming study " << study->location() << ": " << study->completed().size() << " evaluations completed, "
-              << study->trials().size() - study->completed().size() << " interrupted\n";
+    std::cerr << "resuming study " << study->location() << ": " << study->completed().size()
+              << " evaluations completed, " << study->trials().size() - study->completed().size() << " interrupted\n";
   explore::ExploreRun run(*problem, settings, std::move(study));
   const auto& info = run.info();
   ProgressBar progress("explore " + info.problem, settings.budget);
@@ -191,9 +199,9 @@ int run_explore(int argc, char** argv) {
   });
   progress.finish();
   const auto& writer = run.writer();
-  const std::string resume = !settings.study.empty() ? "resume with the same command (the study " + settings.study +
-                                                           " keeps every evaluation)"
-                                                     : "without --study the run cannot be resumed";
+  const std::string resume =
+      !settings.study.empty() ? "resume with the same command (the study " + settings.study + " keeps every evaluation)"
+                              : "without --study the run cannot be resumed";
   if (outcome.interrupted_signal) {
     std::cerr << "dpareto explore: interrupted by " << signal_name(outcome.interrupted_signal) << " after "
               << writer.records().size() << " of " << settings.budget << " evaluations (written to " << out << "); "
@@ -201,14 +209,15 @@ int run_explore(int argc, char** argv) {
     return 128 + outcome.interrupted_signal;
   }
   if (outcome.stopped)
-    throw Error("the first " + std::to_string(explore::kSameFailureLimit) + " evaluations all failed: " +
-                printable(writer.records().back().message) + " — fix the oracle and " + resume +
-                ", or pass --keep-going");
+    throw Error("the first " + std::to_string(explore::kSameFailureLimit) +
+                " evaluations all failed: " + printable(writer.records().back().message) + " — fix the oracle and " +
+                resume + ", or pass --keep-going");
   if (std::none_of(writer.records().begin(), writer.records().end(), [](const auto& r) { return r.ok(); }))
-    throw Error("no evaluation succeeded (" + std::to_string(writer.records().size()) + " failed; the last: " +
-                printable(writer.records().back().message) + ")");
+    throw Error("no evaluation succeeded (" + std::to_string(writer.records().size()) +
+                " failed; the last: " + printable(writer.records().back().message) + ")");
 
-  if (vm.count("png")) plot::render(plot::front_figure({plot::load_run(out)}), vm["png"].as<std::string>(), plot::Canvas{});
+  if (vm.count("png"))
+    plot::render(plot::front_figure({plot::load_run(out)}), vm["png"].as<std::string>(), plot::Canvas{});
   const auto& records = writer.records();
   const auto failed = std::count_if(records.begin(), records.end(), [](const auto& r) { return !r.ok(); });
   const auto front = study::run_front(records, info.objectives);
@@ -224,8 +233,8 @@ int run_explore(int argc, char** argv) {
     std::cout << j.dump() << "\n";
   } else {
     std::cout << "explored " << info.problem << " with " << info.method << ": " << records.size() << " evaluations ("
-              << failed << " failed), front of " << front.size() << " points, hypervolume " << format_number(hv)
-              << " (" << info.hv_axis << " epsilon axis, reference " << format_number(info.objectives[0].reference) << ","
+              << failed << " failed), front of " << front.size() << " points, hypervolume " << format_number(hv) << " ("
+              << info.hv_axis << " epsilon axis, reference " << format_number(info.objectives[0].reference) << ","
               << format_number(info.objectives[1].reference) << ")\n"
               << "ask() time: GP fit " << timings.gp_fit << " s, acquisition " << timings.acquisition << " s\n"
               << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}"

@@ -24,7 +24,8 @@ std::filesystem::path ledger_file(const po::variables_map& vm, std::optional<sel
   if (!vm.count("problem")) throw InputError("name the ledger: a FILE, or --problem NAME (with its data flags)");
   const auto problem = make_problem_from(vm);
   const auto* dp = dynamic_cast<const problems::DpTrainingProblem*>(problem.get());
-  if (dp == nullptr) throw InputError("--problem " + problem->name() + " is not a DP-training problem (it has no ledger)");
+  if (dp == nullptr)
+    throw InputError("--problem " + problem->name() + " is not a DP-training problem (it has no ledger)");
   dataset = select::ledger_dataset_of(*dp);
   return select::default_ledger_path(dataset->id);
 }
@@ -38,8 +39,9 @@ po::options_description ledger_options(const char* title) {
 
 int run_show(int argc, char** argv) {
   auto options = ledger_options("ledger show options");
-  options.add_options()("delta", po::value<double>(), "convert the total at this delta (default: the cap's, else 1e-5)")(
-      "json", "print one JSON object");
+  options.add_options()("delta", po::value<double>(),
+                        "convert the total at this delta (default: the cap's, else 1e-5)")("json",
+                                                                                           "print one JSON object");
   const auto vm = parse_command_line("dpareto ledger show (FILE | --problem NAME [problem flags]) [--delta D] [--json]",
                                      options, argc, argv, {"file"});
   if (!vm) return 0;
@@ -53,12 +55,13 @@ int run_show(int argc, char** argv) {
   if (vm->count("json")) {
     nlohmann::json j = ledger.to_json();
     j["file"] = file.string();
-    j["total"] = {{"epsilon", json_number(total.epsilon)}, {"delta", json_number(delta)}, {"order", json_number(total.order)}};
+    j["total"] = {
+        {"epsilon", json_number(total.epsilon)}, {"delta", json_number(delta)}, {"order", json_number(total.order)}};
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::cout << "ledger " << file.string() << "\ndataset " << ledger.dataset().description << " ("
-            << ledger.dataset().id << ")\n";
+  std::cout << "ledger " << file.string() << "\ndataset " << ledger.dataset().description << " (" << ledger.dataset().id
+            << ")\n";
   for (const auto& e : ledger.entries())
     std::cout << "  " << e.time << "  " << e.problem << " " << e.method << ": epsilon " << format_number(e.epsilon)
               << " at delta " << format_number(e.delta) << ", " << e.outcome << " (" << e.out << ")\n";
@@ -74,8 +77,9 @@ int run_cap(int argc, char** argv) {
   auto options = ledger_options("ledger cap options");
   options.add_options()("epsilon", po::value<double>()->required(), "the cap on the ledger's total epsilon, > 0")(
       "delta", po::value<double>()->default_value(1e-5), "the delta the total is converted at, in (0, 1)");
-  const auto vm = parse_command_line("dpareto ledger cap (FILE | --problem NAME [problem flags]) --epsilon E [--delta D]",
-                                     options, argc, argv, {"file"});
+  const auto vm =
+      parse_command_line("dpareto ledger cap (FILE | --problem NAME [problem flags]) --epsilon E [--delta D]", options,
+                         argc, argv, {"file"});
   if (!vm) return 0;
   std::optional<select::LedgerDataset> dataset;
   const auto file = ledger_file(*vm, dataset);

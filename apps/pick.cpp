@@ -24,24 +24,27 @@ nlohmann::json params_json(const explore::OperatingPoint& p, const space::Space*
   nlohmann::json j = nlohmann::json::object();
   for (std::size_t i = 0; i < p.names.size(); ++i) {
     const bool integer = space != nullptr && space->parameter(space->index_of(p.names[i])).kind == space::Kind::integer;
-    if (integer) j[p.names[i]] = static_cast<long long>(std::llround(p.params[i]));
-    else j[p.names[i]] = json_number(p.params[i]);
+    if (integer)
+      j[p.names[i]] = static_cast<long long>(std::llround(p.params[i]));
+    else
+      j[p.names[i]] = json_number(p.params[i]);
   }
   return j;
 }
 
 std::string params_text(const explore::OperatingPoint& p) {
   std::string s;
-  for (std::size_t i = 0; i < p.names.size(); ++i)
-    s += (i ? ", " : "") + p.names[i] + "=" + format_number(p.params[i]);
+  for (std::size_t i = 0; i < p.names.size(); ++i) s += (i ? ", " : "") + p.names[i] + "=" + format_number(p.params[i]);
   return s;
 }
 
 std::string point_text(const explore::OperatingPoint& p) {
   std::string s = params_text(p) + ": epsilon " + format_number(p.epsilon) + ", utility " + format_number(p.utility);
-  if (p.source == "model") s += " ± " + format_number(p.utility_std) + " (predicted)";
-  else s += " (evaluation #" + std::to_string(p.record_id) + ", repeats " + format_number(p.utility_min) + "…" +
-           format_number(p.utility_max) + ")";
+  if (p.source == "model")
+    s += " ± " + format_number(p.utility_std) + " (predicted)";
+  else
+    s += " (evaluation #" + std::to_string(p.record_id) + ", repeats " + format_number(p.utility_min) + "…" +
+         format_number(p.utility_max) + ")";
   return s;
 }
 
@@ -100,7 +103,8 @@ int run_pick(int argc, char** argv) {
   const space::Space* space = model ? &model->problem->space() : nullptr;
   explore::ModelPickOptions mo;
   mo.seed = seed;
-  const explore::PickResult result = from == "model" ? explore::pick_model(*model, target, mo) : explore::pick_observed(run, target);
+  const explore::PickResult result =
+      from == "model" ? explore::pick_model(*model, target, mo) : explore::pick_observed(run, target);
   const auto& p = result.point;
 
   nlohmann::json j = {{"params", params_json(p, space)},
@@ -118,8 +122,8 @@ int run_pick(int argc, char** argv) {
   if (!result.reached) {
     if (vm["json"].as<bool>()) std::cout << j.dump() << "\n";
     throw Error("target " + target.describe() + " is unreachable " +
-                (from == "model" ? "on the surrogates" : "on the observed front") + "; closest achievable: " +
-                point_text(p));
+                (from == "model" ? "on the surrogates" : "on the observed front") +
+                "; closest achievable: " + point_text(p));
   }
 
   std::string verify_text;
@@ -137,11 +141,12 @@ int run_pick(int argc, char** argv) {
                    {"utility_max", json_number(measured.utility_max)},
                    {"meets_target", measured.ok && target.met_by(measured.epsilon, measured.utility)},
                    {"message", measured.message}};
-    verify_text = measured.ok ? "measured: epsilon " + format_number(measured.epsilon) + ", utility " +
-                                    format_number(measured.utility) + " (repeats " +
-                                    format_number(measured.utility_min) + "…" + format_number(measured.utility_max) +
-                                    ")" + (target.met_by(measured.epsilon, measured.utility) ? "" : " — MISSES the target")
-                              : "measured: the evaluation failed (" + measured.message + ")";
+    verify_text = measured.ok
+                      ? "measured: epsilon " + format_number(measured.epsilon) + ", utility " +
+                            format_number(measured.utility) + " (repeats " + format_number(measured.utility_min) + "…" +
+                            format_number(measured.utility_max) + ")" +
+                            (target.met_by(measured.epsilon, measured.utility) ? "" : " — MISSES the target")
+                      : "measured: the evaluation failed (" + measured.message + ")";
   }
 
   if (k > 0) {
@@ -165,7 +170,8 @@ int run_pick(int argc, char** argv) {
       }
     }
     std::vector<explore::OperatingPoint> merged{p};
-    for (std::size_t i = 0; merged.size() < static_cast<std::size_t>(k) && (i < neighbours.size() || i < proposals.size()); ++i)
+    for (std::size_t i = 0;
+         merged.size() < static_cast<std::size_t>(k) && (i < neighbours.size() || i < proposals.size()); ++i)
       for (const auto* list : {&neighbours, &proposals})
         if (i < list->size() && merged.size() < static_cast<std::size_t>(k)) merged.push_back((*list)[i]);
     nlohmann::json list = nlohmann::json::array();
@@ -184,9 +190,8 @@ int run_pick(int argc, char** argv) {
     j["candidates_file"] = out;
     j["candidates"] = merged.size();
     if (merged.size() < static_cast<std::size_t>(k))
-      std::cerr << "dpareto pick: warning: only " << merged.size() << " of " << k
-                << " candidates meet the target" << (model_problem.empty() ? "" : " (no model: " + model_problem + ")")
-                << "\n";
+      std::cerr << "dpareto pick: warning: only " << merged.size() << " of " << k << " candidates meet the target"
+                << (model_problem.empty() ? "" : " (no model: " + model_problem + ")") << "\n";
   }
 
   if (vm["json"].as<bool>()) {
@@ -194,7 +199,9 @@ int run_pick(int argc, char** argv) {
   } else {
     std::cout << "picked (" << p.source << ", " << target.describe() << "): " << point_text(p) << "\n";
     if (!verify_text.empty()) std::cout << verify_text << "\n";
-    if (k > 0) std::cout << "wrote " << j["candidates"].get<std::size_t>() << " candidate(s) to " << vm["out"].as<std::string>() << "\n";
+    if (k > 0)
+      std::cout << "wrote " << j["candidates"].get<std::size_t>() << " candidate(s) to " << vm["out"].as<std::string>()
+                << "\n";
   }
   return 0;
 }

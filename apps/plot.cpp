@@ -17,20 +17,19 @@ namespace {
 
 int run_plot(int argc, char** argv) {
   po::options_description options("plot options");
-  options.add_options()("kind", po::value<std::string>()->required(),
-                        "front | hv | variability | surrogate | oracle")(
+  options.add_options()("kind", po::value<std::string>()->required(), "front | hv | variability | surrogate | oracle")(
       "runs", po::value<std::vector<std::string>>()->required(), "run directories")(
       "out", po::value<std::string>()->required(), "figure file: .png, .svg or .pdf")(
-      "width", po::value<int>()->default_value(1200), "width in pixels")(
-      "height", po::value<int>()->default_value(800), "height in pixels")(
+      "width", po::value<int>()->default_value(1200), "width in pixels")("height", po::value<int>()->default_value(800),
+                                                                         "height in pixels")(
       "accuracy", po::bool_switch(), "plot utility (higher is better) instead of error")(
       "exact", po::value<std::string>(), "a `dpareto exact` run directory: draw the exact front")(
       "x", po::value<std::string>(), "surrogate: parameter on the x axis (default: the first)")(
       "y", po::value<std::string>(), "surrogate: parameter on the y axis (default: the second)")(
       "resolution", po::value<int>()->default_value(40), "surrogate: grid cells per axis, 4 to 400")(
       "keep-script", po::bool_switch(), "also write the gnuplot script as FILE.gp");
-  const auto parsed = parse_command_line("dpareto plot KIND RUN_DIR... --out FILE [options]", options, argc,
-                                         argv, {"kind", "runs"});
+  const auto parsed =
+      parse_command_line("dpareto plot KIND RUN_DIR... --out FILE [options]", options, argc, argv, {"kind", "runs"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const std::string kind = vm["kind"].as<std::string>();
@@ -75,8 +74,7 @@ int run_plot(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("plot", "draw a figure of run directories (PNG/SVG/PDF via gnuplot)",
-                                       run_plot);
+const CommandRegistration registration("plot", "draw a figure of run directories (PNG/SVG/PDF via gnuplot)", run_plot);
 
 }  // namespace
 }  // namespace dpareto::apps

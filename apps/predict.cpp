@@ -101,8 +101,12 @@ int run_predict(int argc, char** argv) {
   const double accuracy = static_cast<double>(p.correct) / data.size();
   if (vm.count("out")) write_csv(vm["out"].as<std::string>(), data, p);
   if (vm["json"].as<bool>()) {
-    nlohmann::json j = {{"accuracy", json_number(accuracy)}, {"correct", p.correct}, {"examples", data.size()},
-                        {"data", data_name}, {"model", model_path}, {"architecture", model.architecture}};
+    nlohmann::json j = {{"accuracy", json_number(accuracy)},
+                        {"correct", p.correct},
+                        {"examples", data.size()},
+                        {"data", data_name},
+                        {"model", model_path},
+                        {"architecture", model.architecture}};
     if (vm.count("out")) j["out"] = vm["out"].as<std::string>();
     std::cout << j.dump() << "\n";
   } else {

@@ -10,7 +10,8 @@ void add_problem_flags(po::options_description& options) {
       "repeats", po::value<std::string>(), "utility repeats per evaluation (problem option 'repeats')")(
       "train-subset", po::value<std::string>(), "train on the first N examples (problem option 'train_subset')")(
       "max-epochs", po::value<std::string>(), "cap on epochs (problem option 'max_epochs')")(
-      "data-dir", po::value<std::string>(), "data directory (problem option 'data_dir'; default ../shared/data or $DPARETO_DATA)")(
+      "data-dir", po::value<std::string>(),
+      "data directory (problem option 'data_dir'; default ../shared/data or $DPARETO_DATA)")(
       "threads", po::value<std::string>(), "threads per evaluation (problem option 'threads')");
 }
 

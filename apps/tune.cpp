@@ -25,9 +25,11 @@ int run_tune(int argc, char** argv) {
   po::options_description options("tune options");
   add_problem_flags(options);
   add_tuning_flags(options);
-  options.add_options()("seed", po::value<std::uint64_t>(), "seeded randomness (NOT for release); default: the OS CSPRNG")(
+  options.add_options()("seed", po::value<std::uint64_t>(),
+                        "seeded randomness (NOT for release); default: the OS CSPRNG")(
       "out", po::value<std::string>()->required(), "output directory (model.bin, certificate.json)")(
-      "ledger", po::value<std::string>(), "the data's privacy ledger (default: one file per dataset, see `dpareto ledger`)")(
+      "ledger", po::value<std::string>(),
+      "the data's privacy ledger (default: one file per dataset, see `dpareto ledger`)")(
       "exceed-cap", po::bool_switch(), "run even if the ledger total would pass the ledger's cap (with a warning)");
   const auto vm = parse_command_line(
       "dpareto tune --problem NAME --candidates FILE --method random-stopping|grid|subsampled|propose-test|dp-hype "
@@ -40,13 +42,15 @@ int run_tune(int argc, char** argv) {
   const auto candidates = select::read_candidate_file((*vm)["candidates"].as<std::string>());
   const auto problem = make_problem_from(*vm);
   const auto* dp = dynamic_cast<const problems::DpTrainingProblem*>(problem.get());
-  if (dp == nullptr) throw InputError("--problem " + problem->name() + " is not a DP-training problem (tune needs one)");
+  if (dp == nullptr)
+    throw InputError("--problem " + problem->name() + " is not a DP-training problem (tune needs one)");
 
   // The privacy ledger of this data: the run's curve is checked against the cap and recorded before
   // anything reads the private rows, and its outcome afterwards (a failed run still spent).
   const select::LedgerDataset dataset = select::ledger_dataset_of(*dp);
-  const std::filesystem::path ledger_file =
-      vm->count("ledger") ? std::filesystem::path((*vm)["ledger"].as<std::string>()) : select::default_ledger_path(dataset.id);
+  const std::filesystem::path ledger_file = vm->count("ledger")
+                                                ? std::filesystem::path((*vm)["ledger"].as<std::string>())
+                                                : select::default_ledger_path(dataset.id);
   const auto lock = select::lock_ledger(ledger_file);
   select::Ledger ledger = select::Ledger::open(ledger_file, dataset);
   const bool exceed = (*vm)["exceed-cap"].as<bool>();
@@ -81,13 +85,13 @@ int run_tune(int argc, char** argv) {
   select::write_release_directory(dir, outcome.certificate, outcome.architecture, outcome.weights);
 
   const auto& c = outcome.certificate;
-  std::cout << c["method"].get<std::string>() << ": epsilon = " << c["epsilon"].dump() << " at delta = "
-            << c["delta"].dump() << " (order " << c["order"].dump() << ", " << c["conversion"].get<std::string>()
-            << "); split: tuning " << c["split"]["tuning_epsilon"].dump() << ", training "
-            << c["split"]["training_epsilon"].dump() << "\n";
+  std::cout << c["method"].get<std::string>() << ": epsilon = " << c["epsilon"].dump()
+            << " at delta = " << c["delta"].dump() << " (order " << c["order"].dump() << ", "
+            << c["conversion"].get<std::string>() << "); split: tuning " << c["split"]["tuning_epsilon"].dump()
+            << ", training " << c["split"]["training_epsilon"].dump() << "\n";
   std::cout << "data roles: " << c["data_roles"].get<std::string>() << "\n"
-            << "candidates: " << c["candidates_source"].get<std::string>() << "; covered: "
-            << c["covers"].get<std::string>() << "\n";
+            << "candidates: " << c["candidates_source"].get<std::string>()
+            << "; covered: " << c["covers"].get<std::string>() << "\n";
   if (outcome.weights) {
     std::cout << "selected " << c["selected"].dump() << ": validation utility " << c["validation_utility"].dump()
               << ", test accuracy "
@@ -101,18 +105,19 @@ int run_tune(int argc, char** argv) {
                 << " is not above the majority-class accuracy " << format_number(majority)
                 << " (always predicting the most frequent class); more budget, other candidates or Poisson "
                    "sampling may help\n";
-  }
-  else
+  } else
     std::cout << c["note"].get<std::string>() << " (no model.bin)\n";
   std::cout << "randomness: " << c["randomness"].get<std::string>() << "; wrote " << dir.string() << "\n";
   const double ledger_delta = ledger.cap() ? ledger.cap()->delta : settings.delta;
   std::cout << "privacy ledger " << ledger_file.string() << ": " << ledger.entries().size() << " run(s) on this data, "
-            << "epsilon " << format_number(ledger.total(ledger_delta).epsilon) << " at delta " << format_number(ledger_delta)
+            << "epsilon " << format_number(ledger.total(ledger_delta).epsilon) << " at delta "
+            << format_number(ledger_delta)
             << (ledger.cap() ? " (cap " + format_number(ledger.cap()->epsilon) + ")" : std::string()) << "\n";
   return 0;
 }
 
-const CommandRegistration reg("tune", "private hyperparameter tuning and retraining with one (epsilon, delta) certificate",
+const CommandRegistration reg("tune",
+                              "private hyperparameter tuning and retraining with one (epsilon, delta) certificate",
                               run_tune);
 
 }  // namespace

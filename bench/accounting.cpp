@@ -2,8 +2,8 @@
 // Prints figures, asserts nothing.
 #include <algorithm>
 #include <chrono>
-#include <vector>
 #include <cstdio>
+#include <vector>
 
 #include "dpareto/privacy/analytic_gaussian.hpp"
 #include "dpareto/privacy/calibration.hpp"
@@ -36,15 +36,16 @@ int main() {
                            Setting{Sampling::poisson, 0.1, 0.8}, Setting{Sampling::poisson, 1e-4, 50},
                            Setting{Sampling::fixed_size, 0.01, 1.1}}) {
     double eps = 0;
-    const double ms = median_ms([&] { eps = dpsgd_epsilon(s.sampling, s.q, s.sigma, 100000, 1e-5, orders).epsilon; }, 101);
-    std::printf("epsilon, 1e5 steps, %s q=%g sigma=%g, default grid: %.3f ms (eps = %.6g)\n", to_string(s.sampling), s.q,
-                s.sigma, ms, eps);
+    const double ms =
+        median_ms([&] { eps = dpsgd_epsilon(s.sampling, s.q, s.sigma, 100000, 1e-5, orders).epsilon; }, 101);
+    std::printf("epsilon, 1e5 steps, %s q=%g sigma=%g, default grid: %.3f ms (eps = %.6g)\n", to_string(s.sampling),
+                s.q, s.sigma, ms, eps);
   }
   for (Sampling sampling : {Sampling::poisson, Sampling::fixed_size}) {
     double sigma = 0;
     const double ms = median_ms([&] { sigma = calibrate_sigma(sampling, 0.01, 10000, 1.0, 1e-5, orders); }, 11);
-    std::printf("sigma calibration, %s q=0.01 T=1e4 target (1, 1e-5): %.2f ms (sigma = %.10g)\n", to_string(sampling), ms,
-                sigma);
+    std::printf("sigma calibration, %s q=0.01 T=1e4 target (1, 1e-5): %.2f ms (sigma = %.10g)\n", to_string(sampling),
+                ms, sigma);
   }
   long long steps = 0;
   const double ms_steps = median_ms([&] { steps = max_steps(Sampling::poisson, 0.01, 1.1, 3.0, 1e-5, orders); }, 11);

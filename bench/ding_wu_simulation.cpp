@@ -99,11 +99,12 @@ int main(int argc, char** argv) {
 
   // What the bound costs: pure DP by basic composition and, through RDP, at δ = 1e-5.
   const auto orders = privacy::default_orders();
-  const auto converted =
-      privacy::rdp_to_epsilon(orders, select::propose_test_rdp(options, orders), 1e-5);
+  const auto converted = privacy::rdp_to_epsilon(orders, select::propose_test_rdp(options, orders), 1e-5);
   std::printf("every observed count within its bound 2M-1: %s\n", within_bound ? "yes" : "NO");
-  std::printf("Fig. 1 setting (eps0 0.1, g 0.01): bound %llu, tuning epsilon: pure %.3f (delta 0); via RDP %.3f at delta 1e-5 (order %.2f)\n",
-              (unsigned long long)select::propose_test_iteration_bound(options.utility_floor, options.granularity),
-              select::propose_test_epsilon(options), converted.epsilon, converted.order);
+  std::printf(
+      "Fig. 1 setting (eps0 0.1, g 0.01): bound %llu, tuning epsilon: pure %.3f (delta 0); via RDP %.3f at delta 1e-5 "
+      "(order %.2f)\n",
+      (unsigned long long)select::propose_test_iteration_bound(options.utility_floor, options.granularity),
+      select::propose_test_epsilon(options), converted.epsilon, converted.order);
   std::printf("wrote %s/paths.csv and %s/iterations.csv\n", dir.c_str(), dir.c_str());
 }

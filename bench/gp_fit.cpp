@@ -17,8 +17,6 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-
-
 }  // namespace
 
 int main() {
@@ -59,9 +57,10 @@ int main() {
       cpu += dpareto::bench::cpu_since(c0);
       lml = gp.log_marginal_likelihood(gp.theta(), nullptr);
     }
-    std::printf("fit n=%d d=%d, 5 starts, learn_noise=%d: first fit %.3f s, refit (warm) %.3f s wall; "
-                "%.3f s CPU per fit (mean of %d); lml %.3f\n",
-                n, d, learn_noise, cold / repeats, warm / repeats, cpu / (2 * repeats), repeats, lml);
+    std::printf(
+        "fit n=%d d=%d, 5 starts, learn_noise=%d: first fit %.3f s, refit (warm) %.3f s wall; "
+        "%.3f s CPU per fit (mean of %d); lml %.3f\n",
+        n, d, learn_noise, cold / repeats, warm / repeats, cpu / (2 * repeats), repeats, lml);
   }
 
   dpareto::gp::GaussianProcess gp;
@@ -71,8 +70,8 @@ int main() {
   const std::clock_t c0 = std::clock();
   const int evals = 100;
   for (int i = 0; i < evals; ++i) gp.log_marginal_likelihood(gp.theta(), &grad);
-  std::printf("log_marginal_likelihood + gradient, n=%d d=%d: %.3f ms (CPU %.3f ms)\n", n, d,
-              1e3 * since(t0) / evals, 1e3 * dpareto::bench::cpu_since(c0) / evals);
+  std::printf("log_marginal_likelihood + gradient, n=%d d=%d: %.3f ms (CPU %.3f ms)\n", n, d, 1e3 * since(t0) / evals,
+              1e3 * dpareto::bench::cpu_since(c0) / evals);
 
   Eigen::VectorXd mean, variance;
   t0 = std::chrono::steady_clock::now();
@@ -81,6 +80,7 @@ int main() {
   t0 = std::chrono::steady_clock::now();
   double sink = 0;
   for (int i = 0; i < m; ++i) sink += gp.predict(Q.row(i).transpose()).mean;
-  std::printf("predict one at a time, %d points: %.3f ms (checksum %.6f vs %.6f)\n", m, 1e3 * since(t0), sink, mean.sum());
+  std::printf("predict one at a time, %d points: %.3f ms (checksum %.6f vs %.6f)\n", m, 1e3 * since(t0), sink,
+              mean.sum());
   return 0;
 }

@@ -27,7 +27,6 @@ void report(const char* what, F&& f) {
   std::printf("%-44s %.3f s wall, %.3f s CPU  (%.6f)\n", what, s, cpu, value);
 }
 
-
 }  // namespace
 
 int main() {
@@ -44,8 +43,9 @@ int main() {
   }
   report("hypervolume_2d, 1e6 uniform points (hv):", [&] { return hypervolume_2d(uniform2, {1, 1}); });
   report("hypervolume_2d, 1e6 front points (hv):", [&] { return hypervolume_2d(front2, {1, 1}); });
-  report("nondominated_cells, 1e6 front points (#):",
-         [&] { return double(nondominated_cells(front2, {1, 1}).size()); });
+  report("nondominated_cells, 1e6 front points (#):", [&] {
+    return double(nondominated_cells(front2, {1, 1}).size());
+  });
 
   std::vector<Point3> uniform3(n), front3(n);
   for (auto& p : uniform3) p = {u(rng), u(rng), u(rng)};

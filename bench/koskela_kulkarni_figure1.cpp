@@ -50,9 +50,9 @@ int main(int argc, char** argv) {
   const auto base_table = by_order(base);
   const auto single = rdp_to_epsilon(orders, base, kDelta);
 
-  std::vector<double> qs{0.001, 0.002, 0.005};  // the rise from one DP-SGD run at q -> 0
-  for (int i = 1; i <= 10; ++i) qs.push_back(0.01 * i);      // 0.01 .. 0.10
-  for (int i = 3; i <= 20; ++i) qs.push_back(0.05 * i);      // 0.15 .. 1.00
+  std::vector<double> qs{0.001, 0.002, 0.005};           // the rise from one DP-SGD run at q -> 0
+  for (int i = 1; i <= 10; ++i) qs.push_back(0.01 * i);  // 0.01 .. 0.10
+  for (int i = 3; i <= 20; ++i) qs.push_back(0.05 * i);  // 0.15 .. 1.00
   qs.insert(qs.begin() + 13, 0.125);
 
   std::ofstream csv(dir + "/figure1.csv");
@@ -70,9 +70,10 @@ int main(int argc, char** argv) {
     std::vector<double> composed(orders.size());
     for (std::size_t i = 0; i < orders.size(); ++i) composed[i] = tune[i] + base[i];
     const auto plain = rdp_to_epsilon(orders, composed, kDelta);
-    std::printf("\nmu = %g: baseline (Thm 5, full data) epsilon = %.4f (order %g); baseline + one more run, "
-                "plain composition: %.4f (order %g)\n",
-                mu, baseline.epsilon, baseline.order, plain.epsilon, plain.order);
+    std::printf(
+        "\nmu = %g: baseline (Thm 5, full data) epsilon = %.4f (order %g); baseline + one more run, "
+        "plain composition: %.4f (order %g)\n",
+        mu, baseline.epsilon, baseline.order, plain.epsilon, plain.order);
     std::printf("%6s %10s %6s %10s %6s\n", "q", "variant1", "order", "variant2", "order");
     for (double q : qs) {
       const auto v1 = subsampled_tuning_rdp(orders, tune_table, base_table, q);

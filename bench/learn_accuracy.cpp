@@ -32,8 +32,8 @@ void run(const char* what, const Network& net, const Split& data, TrainConfig cf
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double acc = result.diverged ? 0.0 : accuracy(net, result.params, data.test, cfg.threads);
   std::printf("%-34s %-4s %-7s epochs=%-3d lot=%-5d lr=%-6g sigma=%-7.4g L=%-4g eps=%-8.4g test acc=%.4f  (%.1f s)\n",
-              what, cfg.optimizer == Optimizer::adam ? "adam" : "sgd", dpareto::privacy::to_string(cfg.sampling), cfg.epochs, cfg.lot_size, cfg.learning_rate,
-              cfg.noise_multiplier, cfg.clip_norm, eps, acc, seconds);
+              what, cfg.optimizer == Optimizer::adam ? "adam" : "sgd", dpareto::privacy::to_string(cfg.sampling),
+              cfg.epochs, cfg.lot_size, cfg.learning_rate, cfg.noise_multiplier, cfg.clip_norm, eps, acc, seconds);
 }
 
 TrainConfig make(Optimizer opt, int epochs, int lot, double lr, double clip, int threads,

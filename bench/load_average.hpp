@@ -16,6 +16,8 @@ inline void print_load() {
   std::printf("load average (1 min) at start: %.2f\n", load);
 }
 
-inline double cpu_since(std::clock_t start) { return double(std::clock() - start) / CLOCKS_PER_SEC; }
+inline double cpu_since(std::clock_t start) {
+  return double(std::clock() - start) / CLOCKS_PER_SEC;
+}
 
 }  // namespace dpareto::bench

@@ -29,20 +29,22 @@ int main() {
     accountant.compose_subsampled_gaussian(Sampling::poisson, q, sigma, steps);
     bracket = accountant.epsilon_bracket(delta);
   });
-  std::printf("  PLD epsilon_bracket(delta):       %8.2f ms  eps = %.6f, optimistic %.6f, h = %g\n", 1e3 * t_bracket.wall,
-              bracket.epsilon, bracket.optimistic, bracket.discretization);
+  std::printf("  PLD epsilon_bracket(delta):       %8.2f ms  eps = %.6f, optimistic %.6f, h = %g\n",
+              1e3 * t_bracket.wall, bracket.epsilon, bracket.optimistic, bracket.discretization);
 
   double s_rdp = 0, s_pld = 0;
   const auto c_rdp = best_of(5, [&](int) { s_rdp = calibrate_sigma(Sampling::poisson, q, steps, 1.0, delta); });
-  const auto c_pld = best_of(3, [&](int) { s_pld = calibrate_sigma(AccountantKind::pld, Sampling::poisson, q, steps, 1.0, delta); });
+  const auto c_pld =
+      best_of(3, [&](int) { s_pld = calibrate_sigma(AccountantKind::pld, Sampling::poisson, q, steps, 1.0, delta); });
   std::printf("sigma calibration, q=%g T=%lld target (1, %g):\n", q, steps, delta);
   std::printf("  RDP: %8.2f ms  sigma = %.8f\n", 1e3 * c_rdp.wall, s_rdp);
   std::printf("  PLD: %8.2f ms  sigma = %.8f\n", 1e3 * c_pld.wall, s_pld);
   long long t_r = 0, t_p = 0;
   const auto m_rdp = best_of(3, [&](int) { t_r = max_steps(Sampling::poisson, q, sigma, 3.0, delta); });
-  const auto m_pld = best_of(3, [&](int) { t_p = max_steps(AccountantKind::pld, Sampling::poisson, q, sigma, 3.0, delta); });
-  std::printf("max steps, q=%g sigma=%g target (3, %g): RDP %.2f ms (T = %lld), PLD %.2f ms (T = %lld)\n", q, sigma, delta,
-              1e3 * m_rdp.wall, t_r, 1e3 * m_pld.wall, t_p);
+  const auto m_pld =
+      best_of(3, [&](int) { t_p = max_steps(AccountantKind::pld, Sampling::poisson, q, sigma, 3.0, delta); });
+  std::printf("max steps, q=%g sigma=%g target (3, %g): RDP %.2f ms (T = %lld), PLD %.2f ms (T = %lld)\n", q, sigma,
+              delta, 1e3 * m_rdp.wall, t_r, 1e3 * m_pld.wall, t_p);
 
   // The tightness table (docs/privacy.md): ε at δ = 1e-5 by RDP and by PLD with its bracket.
   std::printf("\n| setting | q | sigma | T | RDP eps | PLD eps | PLD optimistic | bracket width | h |\n");
@@ -68,7 +70,7 @@ int main() {
       std::snprintf(name, sizeof name, "Adult, lot %.0f, %.0f epochs", r.q * n_adult, r.steps * r.q);
     else
       std::snprintf(name, sizeof name, "%s", r.name);
-    std::printf("| %s | %.6g | %g | %lld | %.4f | %.4f | %.4f | %.3f%% | %g |\n", name, r.q, r.sigma, r.steps, b.rdp, b.epsilon,
-                b.optimistic, 100 * (b.epsilon - b.optimistic) / b.epsilon, b.discretization);
+    std::printf("| %s | %.6g | %g | %lld | %.4f | %.4f | %.4f | %.3f%% | %g |\n", name, r.q, r.sigma, r.steps, b.rdp,
+                b.epsilon, b.optimistic, 100 * (b.epsilon - b.optimistic) / b.epsilon, b.discretization);
   }
 }

@@ -41,10 +41,12 @@ void row(const char* model, const Network& net, const Dataset& data, int threads
   const Timing fast = best_of(runs, epoch);
   cfg.noise_key = kKey;
   const Timing secure = best_of(runs, epoch);
-  const double draws = static_cast<double>(net.num_parameters()) * static_cast<double>(training_steps(cfg, data.size()));
-  std::printf("%-11s P=%-7zu %6.1f M draws  fast %8.4f s (cpu %8.4f s)  secure %8.4f s (cpu %8.4f s)  %5.2fx wall %5.2fx cpu\n",
-              model, net.num_parameters(), draws / 1e6, fast.wall, fast.cpu, secure.wall, secure.cpu,
-              secure.wall / fast.wall, secure.cpu / fast.cpu);
+  const double draws =
+      static_cast<double>(net.num_parameters()) * static_cast<double>(training_steps(cfg, data.size()));
+  std::printf(
+      "%-11s P=%-7zu %6.1f M draws  fast %8.4f s (cpu %8.4f s)  secure %8.4f s (cpu %8.4f s)  %5.2fx wall %5.2fx cpu\n",
+      model, net.num_parameters(), draws / 1e6, fast.wall, fast.cpu, secure.wall, secure.cpu, secure.wall / fast.wall,
+      secure.cpu / fast.cpu);
 }
 
 void sampler_throughput() {
@@ -59,7 +61,8 @@ void sampler_throughput() {
   });
   const double n = static_cast<double>(x.size()) * blocks;
   std::printf("sampler, one thread: fast %.0f M draws/s (%.2f ns/draw), secure %.0f M draws/s (%.2f ns/draw), %.2fx\n",
-              n / fast.cpu / 1e6, 1e9 * fast.cpu / n, n / secure.cpu / 1e6, 1e9 * secure.cpu / n, secure.cpu / fast.cpu);
+              n / fast.cpu / 1e6, 1e9 * fast.cpu / n, n / secure.cpu / 1e6, 1e9 * secure.cpu / n,
+              secure.cpu / fast.cpu);
 }
 
 }  // namespace

@@ -67,8 +67,8 @@ std::string integrity(const fs::path& path) {
 }
 
 bool same(const EvaluationRecord& a, const EvaluationRecord& b) {
-  return a.id == b.id && a.status == b.status && a.params == b.params && a.seed == b.seed &&
-         a.epsilon == b.epsilon && a.utility == b.utility && a.message == b.message;
+  return a.id == b.id && a.status == b.status && a.params == b.params && a.seed == b.seed && a.epsilon == b.epsilon &&
+         a.utility == b.utility && a.message == b.message;
 }
 
 }  // namespace
@@ -83,13 +83,25 @@ int main(int argc, char** argv) {
   fs::create_directories(dir);
   const fs::path ledger = dir / "ledger.txt", log = dir / "explore.log";
   auto command = [&](const fs::path& study) {
-    return std::vector<std::string>{
-        cli.string(), "explore", "--study", study.string(), "--space",
-        (source / "experiments/example_oracle_space.json").string(), "--oracle-cmd",
-        "python3 " + (source / "experiments/crash_test_oracle.py").string() + " " + ledger.string() +
-            " --lr {lr} --epochs {epochs} --noise {noise} --seed {seed}",
-        "--budget", std::to_string(budget), "--seed", seed, "--init", "8", "--out", (dir / "out").string(),
-        "--crash-limit", "0"};  // two kills may land in one evaluation: it must still be re-run, not failed
+    return std::vector<std::string>{cli.string(),
+                                    "explore",
+                                    "--study",
+                                    study.string(),
+                                    "--space",
+                                    (source / "experiments/example_oracle_space.json").string(),
+                                    "--oracle-cmd",
+                                    "python3 " + (source / "experiments/crash_test_oracle.py").string() + " " +
+                                        ledger.string() + " --lr {lr} --epochs {epochs} --noise {noise} --seed {seed}",
+                                    "--budget",
+                                    std::to_string(budget),
+                                    "--seed",
+                                    seed,
+                                    "--init",
+                                    "8",
+                                    "--out",
+                                    (dir / "out").string(),
+                                    "--crash-limit",
+                                    "0"};  // two kills may land in one evaluation: it must still be re-run, not failed
   };
   const fs::path study = dir / "crash.db";
   std::mt19937_64 rng(2024);
@@ -155,12 +167,12 @@ int main(int argc, char** argv) {
             << " finished by the oracle but not yet recorded when killed, re-run); completed by the oracle but absent: "
             << unrecorded << "\n  final study: " << final_records.size() << " evaluations in " << db.trials().size()
             << " trials, seeds recorded twice: " << duplicated << ", exit status " << final_status
-            << ", PRAGMA integrity_check: " << check << "\n  identical to an uninterrupted run with the same seed: "
-            << identical << " of " << ref.size() << " evaluations (reference exit status " << reference_status
-            << ")\n  files: " << dir << "\n";
+            << ", PRAGMA integrity_check: " << check
+            << "\n  identical to an uninterrupted run with the same seed: " << identical << " of " << ref.size()
+            << " evaluations (reference exit status " << reference_status << ")\n  files: " << dir << "\n";
   const bool ok = missing == 0 && changed == 0 && unrecorded == 0 && duplicated == 0 && final_status == 0 &&
-                  static_cast<int>(final_records.size()) == budget &&
-                  static_cast<int>(db.trials().size()) == budget && check == "ok";
+                  static_cast<int>(final_records.size()) == budget && static_cast<int>(db.trials().size()) == budget &&
+                  check == "ok";
   std::cout << (ok ? "NOTHING LOST" : "FAILED") << "\n";
   return ok ? 0 : 1;
 }

@@ -79,9 +79,9 @@ int main(int argc, char** argv) {
   double mean_hv[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {
     for (int s = 1; s <= seeds; ++s) {
-      const auto out = capture({cli.string(), "explore", "--problem", "svt", "--budget", "64", "--seed",
-                                std::to_string(s), "--workers", std::to_string(workers[k]), "--out",
-                                (dir / "svt").string(), "--json"});
+      const auto out =
+          capture({cli.string(), "explore", "--problem", "svt", "--budget", "64", "--seed", std::to_string(s),
+                   "--workers", std::to_string(workers[k]), "--out", (dir / "svt").string(), "--json"});
       const double hv = nlohmann::json::parse(out).at("hypervolume").get<double>();
       std::cout << "svt seed " << s << " --workers " << workers[k] << ": hypervolume " << hv << "\n";
       mean_hv[k] += hv / seeds;

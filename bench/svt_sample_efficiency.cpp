@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
         if (std::find(budgets.begin(), budgets.end(), n) != budgets.end()) {
           std::vector<pareto::Point> rescored;
           for (std::size_t k = 0; k < chosen.size(); ++k)
-            rescored.push_back({rescorer.privacy(chosen[k]),
-                                1 - rescorer.utility(chosen[k], derive_seed(99, k)).utility});
+            rescored.push_back(
+                {rescorer.privacy(chosen[k]), 1 - rescorer.utility(chosen[k], derive_seed(99, k)).utility});
           std::lock_guard<std::mutex> lock(mutex);
           ratio[method][n].push_back(hypervolume(rescored) / exact_hv);
         }

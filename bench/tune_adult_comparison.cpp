@@ -89,7 +89,9 @@ struct Method {
   int variant = 1;
 };
 
-double mean(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / v.size(); }
+double mean(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+}
 double std_error(const std::vector<double>& v) {
   if (v.size() < 2) return 0;
   const double m = mean(v);
@@ -132,7 +134,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-double number_or(const nlohmann::json& j, double fallback) { return j.is_number() ? j.get<double>() : fallback; }
+double number_or(const nlohmann::json& j, double fallback) {
+  return j.is_number() ? j.get<double>() : fallback;
+}
 
 }  // namespace
 
@@ -159,8 +163,8 @@ int main(int argc, char** argv) {
   const auto& data = problem.data();
   const int n = data.train.size();
   const double majority = data.test.label_fraction(data.train.majority_class());
-  std::printf("adult-logreg-sgd, Poisson lots: %d training rows, %d test rows, majority-class test accuracy %.4f\n",
-              n, data.test.size(), majority);
+  std::printf("adult-logreg-sgd, Poisson lots: %d training rows, %d test rows, majority-class test accuracy %.4f\n", n,
+              data.test.size(), majority);
   std::printf("%zu candidates, %d runs, epsilons", kCandidates.size(), runs);
   for (double e : epsilons) std::printf(" %g", e);
   std::printf(", delta %g, %d workers x %s threads\n", kDelta, workers, threads.c_str());
@@ -178,8 +182,10 @@ int main(int argc, char** argv) {
   std::map<double, double> oracle_best, oracle_best_se;
   std::map<double, std::size_t> oracle_arg;
   std::ofstream oracle_csv(sibling("_oracle.csv"));
-  oracle_csv << "epsilon,candidate,epochs,lot_size,learning_rate,clip_norm,sigma,steps,mean_accuracy,std_error,diverged\n";
-  std::printf("\noracle (each candidate alone at (eps, delta) on all %d rows, %d seeds): mean test accuracy\n", n, runs);
+  oracle_csv
+      << "epsilon,candidate,epochs,lot_size,learning_rate,clip_norm,sigma,steps,mean_accuracy,std_error,diverged\n";
+  std::printf("\noracle (each candidate alone at (eps, delta) on all %d rows, %d seeds): mean test accuracy\n", n,
+              runs);
   std::printf("%-44s", "candidate");
   for (double e : epsilons) std::printf("  eps=%-12g", e);
   std::printf("\n");
@@ -204,8 +210,7 @@ int main(int argc, char** argv) {
       for (int w = 0; w < workers; ++w)
         pool.emplace_back([&, w] {
           for (int r = w; r < runs; r += workers) {
-            const auto res =
-                learn::train(problem.network(), data.train, cfg, derive_seed(7000 + i, std::uint64_t(r)));
+            const auto res = learn::train(problem.network(), data.train, cfg, derive_seed(7000 + i, std::uint64_t(r)));
             diverged_runs[std::size_t(r)] = res.diverged;
             acc[std::size_t(r)] =
                 res.diverged ? majority : learn::accuracy(problem.network(), res.params, data.test, cfg.threads);
@@ -249,7 +254,7 @@ int main(int argc, char** argv) {
   base.subsample_rate = 0.1;
   base.tuning_share = 0.25;  // the final training decides the accuracy; RDP composition makes the tuning cheap
   base.partitions = 10;
-  base.granularity = 0.02;   // with u₀ = 0.5 (chance level of a binary task): 2M − 1 = 49 iterations, not 199
+  base.granularity = 0.02;  // with u₀ = 0.5 (chance level of a binary task): 2M − 1 = 49 iterations, not 199
   base.utility_floor = 0.5;
   base.clients = 10;
   base.top_k = 1;
@@ -303,12 +308,14 @@ int main(int argc, char** argv) {
     }
   }
   const auto shown = [](bool set, double v) { return set ? std::to_string(v) : std::string("default"); };
-  std::printf("\nflags: mu %s, score_epsilon %s, validation_fraction %g, subsample_rate %g, tuning_share %g, "
-              "partitions %zu, granularity %g, utility_floor %g, clients %zu, top_k %zu\n",
-              shown(base.stopping.has_value(), base.stopping ? std::get<select::PoissonStopping>(*base.stopping).mu : 0).c_str(),
-              shown(base.score_epsilon.has_value(), base.score_epsilon.value_or(0)).c_str(), base.validation_fraction,
-              base.subsample_rate, base.tuning_share, base.partitions, base.granularity, base.utility_floor,
-              base.clients, base.top_k);
+  std::printf(
+      "\nflags: mu %s, score_epsilon %s, validation_fraction %g, subsample_rate %g, tuning_share %g, "
+      "partitions %zu, granularity %g, utility_floor %g, clients %zu, top_k %zu\n",
+      shown(base.stopping.has_value(), base.stopping ? std::get<select::PoissonStopping>(*base.stopping).mu : 0)
+          .c_str(),
+      shown(base.score_epsilon.has_value(), base.score_epsilon.value_or(0)).c_str(), base.validation_fraction,
+      base.subsample_rate, base.tuning_share, base.partitions, base.granularity, base.utility_floor, base.clients,
+      base.top_k);
 
   std::ofstream runs_csv(sibling("_runs.csv"));
   runs_csv << "method,epsilon,run,released,selected_candidate,test_accuracy,certificate_epsilon,tuning_epsilon,"
@@ -398,9 +405,8 @@ int main(int argc, char** argv) {
         if (std::isfinite(sg)) sigmas.push_back(sg);
         std::replace(note.begin(), note.end(), ',', ';');
         std::replace(note.begin(), note.end(), '\n', ' ');
-        runs_csv << m.label << ',' << eps << ',' << r << ',' << (picked >= 0) << ',' << picked << ',' << a << ','
-                 << ce << ',' << ue << ',' << te << ',' << sg << ',' << released_rows << ',' << secs << ',' << note
-                 << '\n';
+        runs_csv << m.label << ',' << eps << ',' << r << ',' << (picked >= 0) << ',' << picked << ',' << a << ',' << ce
+                 << ',' << ue << ',' << te << ',' << sg << ',' << released_rows << ',' << secs << ',' << note << '\n';
         runs_csv.flush();
       }
       row.mean_acc = mean(acc);
@@ -414,11 +420,12 @@ int main(int argc, char** argv) {
       row.sigma = sigmas.empty() ? NAN : mean(sigmas);
       row.seconds = seconds_since(method_start);
       rows.push_back(row);
-      std::printf("eps %-4g %-16s acc %.4f +- %.4f  gap %6.2f pp (selection %5.2f, budget %5.2f)  none %d/%d "
-                  "(failed %d)  "
-                  "cert eps %.4f  tuning eps %.4f  training eps %.4f  released sigma %.3f  picks",
-                  eps, m.label.c_str(), row.mean_acc, row.se, row.gap_pp, row.selection_pp, row.budget_pp,
-                  row.not_released, runs, row.failed, row.cert_eps, row.tune_eps, row.train_eps, row.sigma);
+      std::printf(
+          "eps %-4g %-16s acc %.4f +- %.4f  gap %6.2f pp (selection %5.2f, budget %5.2f)  none %d/%d "
+          "(failed %d)  "
+          "cert eps %.4f  tuning eps %.4f  training eps %.4f  released sigma %.3f  picks",
+          eps, m.label.c_str(), row.mean_acc, row.se, row.gap_pp, row.selection_pp, row.budget_pp, row.not_released,
+          runs, row.failed, row.cert_eps, row.tune_eps, row.train_eps, row.sigma);
       for (int p : row.picks) std::printf(" %d", p);
       std::printf("  (%.1f s)\n", row.seconds);
       for (const auto& slot : slots)
@@ -436,15 +443,16 @@ int main(int argc, char** argv) {
   std::printf("\nmethod,epsilon,mean_accuracy,std_error,gap_pp,not_released,failed\n");
   for (double eps : epsilons) {
     csv << "oracle," << eps << ',' << oracle_best[eps] << ',' << oracle_best_se[eps] << ",0,0,0," << runs << ",0,0,"
-        << eps << ",0," << eps << ",," << "candidate " << oracle_arg[eps] << ",\n";
+        << eps << ",0," << eps << ",,"
+        << "candidate " << oracle_arg[eps] << ",\n";
     std::printf("oracle,%g,%.4f,%.4f,0.00,0,0\n", eps, oracle_best[eps], oracle_best_se[eps]);
     for (const auto& r : rows) {
       if (r.epsilon != eps) continue;
       std::string picks;
       for (std::size_t i = 0; i < r.picks.size(); ++i) picks += (i ? " " : "") + std::to_string(r.picks[i]);
       csv << r.method << ',' << eps << ',' << r.mean_acc << ',' << r.se << ',' << r.gap_pp << ',' << r.not_released
-          << ',' << r.failed << ',' << runs << ',' << r.selection_pp << ',' << r.budget_pp << ',' << r.cert_eps << ',' << r.tune_eps << ','
-          << r.train_eps << ',' << r.sigma << ',' << picks << ',' << r.seconds << '\n';
+          << ',' << r.failed << ',' << runs << ',' << r.selection_pp << ',' << r.budget_pp << ',' << r.cert_eps << ','
+          << r.tune_eps << ',' << r.train_eps << ',' << r.sigma << ',' << picks << ',' << r.seconds << '\n';
       std::printf("%s,%g,%.4f,%.4f,%.2f,%d,%d\n", r.method.c_str(), eps, r.mean_acc, r.se, r.gap_pp, r.not_released,
                   r.failed);
     }

@@ -121,8 +121,8 @@ void Explorer::restore_state(const nlohmann::json& state) {
       const std::string key = options_.objectives[d].column() + "_theta";
       const auto theta = state.at(key).get<std::vector<double>>();
       if (!theta.empty() && theta.size() != entries)
-        throw InputError("explorer state: " + key + " has " + std::to_string(theta.size()) + " entries, this space needs " +
-                         std::to_string(entries));
+        throw InputError("explorer state: " + key + " has " + std::to_string(theta.size()) +
+                         " entries, this space needs " + std::to_string(entries));
       if (!theta.empty()) surrogates_.gp(d).set_theta(to_vector(theta));
     }
   } catch (const nlohmann::json::exception& ex) {

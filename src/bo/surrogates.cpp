@@ -41,8 +41,8 @@ void Surrogates::fit(const std::vector<Observation>& observations, const space::
   for (const auto& o : observations) {
     if (!o.ok) continue;
     if (o.values.size() != k)
-      throw InputError("explorer: an observation has " + std::to_string(o.values.size()) + " objective values, expected " +
-                       std::to_string(k));
+      throw InputError("explorer: an observation has " + std::to_string(o.values.size()) +
+                       " objective values, expected " + std::to_string(k));
     X.row(row) = to_vector(space.to_unit(o.params)).transpose();
     for (std::size_t j = 0; j < k; ++j)
       y[j](row) = pareto::forward(objectives_[j].surrogate, std::min(o.values[j], kCapForSurrogate));

@@ -26,7 +26,9 @@ FileLock::FileLock(const std::string& path, int open_flags, Wait wait, const std
   }
 }
 
-FileLock::FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+FileLock::FileLock(FileLock&& other) noexcept : fd_(other.fd_) {
+  other.fd_ = -1;
+}
 
 FileLock::~FileLock() {
   if (fd_ >= 0) ::close(fd_);

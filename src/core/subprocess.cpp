@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <iterator>
 #include <chrono>
+#include <iterator>
 #include <thread>
 
 namespace dpareto {

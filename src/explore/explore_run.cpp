@@ -21,10 +21,10 @@ ExploreRun::ExploreRun(const problems::Problem& problem, const ExploreSettings& 
   if (problem.name() == "external") std::filesystem::create_directories(settings_.out + "/oracle-logs");
   proposer_ = bo::make_proposer(problem.space(), settings_.explorer, *info.seed);
   adapter_ = std::make_unique<ExplorerProposer>(*proposer_, settings_.explorer.objectives);
-  runner_ = std::make_unique<study::StudyRunner>(
-      *study_, *adapter_, problem_evaluator(problem),
-      study::RunnerSettings{settings_.budget, settings_.workers, *info.seed, settings_.retry_interrupted,
-                            settings_.crash_limit});
+  runner_ =
+      std::make_unique<study::StudyRunner>(*study_, *adapter_, problem_evaluator(problem),
+                                           study::RunnerSettings{settings_.budget, settings_.workers, *info.seed,
+                                                                 settings_.retry_interrupted, settings_.crash_limit});
   writer_ = std::make_unique<study::RunDirectoryWriter>(settings_.out, info);
 }
 

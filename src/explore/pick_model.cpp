@@ -69,7 +69,8 @@ class PickObjective : public bo::UnitFunction {
   PickObjective(const RunModel& model, const Target& target)
       : model_(model),
         space_(model.explorer->space()),
-        logit_target_(target.kind == Target::Kind::min_utility ? pareto::forward(pareto::Transform::logit, target.value) : 0.0),
+        logit_target_(target.kind == Target::Kind::min_utility ? pareto::forward(pareto::Transform::logit, target.value)
+                                                               : 0.0),
         log_target_(target.kind == Target::Kind::max_epsilon ? std::log(std::max(target.value, 1e-300)) : 0.0),
         target_(target) {
     for (const auto& o : model.explorer->observations()) evaluated_.push_back(space_.to_unit(o.params));

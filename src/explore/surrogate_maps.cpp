@@ -30,7 +30,8 @@ std::size_t most_contributing_front_record(const study::RunData& run) {
   const auto front = study::run_front(run.records, run.info.objectives);
   const pareto::Point reference = axis.map(run.info.objectives.reference());
   std::vector<pareto::Point> points;
-  for (const std::size_t i : front) points.push_back(axis.map(study::objective_point(run.records[i], run.info.objectives)));
+  for (const std::size_t i : front)
+    points.push_back(axis.map(study::objective_point(run.records[i], run.info.objectives)));
   const double total = pareto::hypervolume(points, reference);
   std::size_t best = front.front();
   double best_loss = -1;

@@ -100,8 +100,8 @@ int robust_cholesky(const Eigen::MatrixXd& K, Eigen::LLT<Eigen::MatrixXd>& llt, 
     llt.compute(jittered);
     if (llt.info() == Eigen::Success) return k + 1;
   }
-  throw NumericalError("gp: Cholesky of the " + size + " covariance failed even with jitter " +
-                       format(jitter / 10) + " on the diagonal (" + std::to_string(options.max_jitter_retries) +
+  throw NumericalError("gp: Cholesky of the " + size + " covariance failed even with jitter " + format(jitter / 10) +
+                       " on the diagonal (" + std::to_string(options.max_jitter_retries) +
                        " retries); duplicate inputs with a tiny noise variance?");
 }
 
@@ -215,8 +215,8 @@ struct StartRun {
     Eigen::VectorXd g;
     double value;
     try {
-      value = log_likelihood(run->pairs, run->z, theta, grad.empty() ? nullptr : &g, run->options, false,
-                             &run->retries, run->workspace);
+      value = log_likelihood(run->pairs, run->z, theta, grad.empty() ? nullptr : &g, run->options, false, &run->retries,
+                             run->workspace);
     } catch (const NumericalError&) {
       std::fill(grad.begin(), grad.end(), 0.0);
       return -1e300;  // not positive definite even with jitter: an infeasible point
@@ -266,8 +266,7 @@ void check_options(const GpOptions& o) {
   if (!(o.nugget > 0)) throw InputError("GpOptions.nugget must be > 0, got " + format(o.nugget));
   if (!(o.log_lengthscale_low < o.log_lengthscale_high))
     throw InputError("GpOptions: log_lengthscale_low must be < log_lengthscale_high");
-  if (!(o.log_signal_low < o.log_signal_high))
-    throw InputError("GpOptions: log_signal_low must be < log_signal_high");
+  if (!(o.log_signal_low < o.log_signal_high)) throw InputError("GpOptions: log_signal_low must be < log_signal_high");
   if (o.learn_noise && !(std::max(o.log_noise_low, std::log(o.nugget)) < o.log_noise_high))
     throw InputError("GpOptions: log_noise_high must exceed max(log_noise_low, log nugget)");
   if (o.random_restarts < 0) throw InputError("GpOptions.random_restarts must be >= 0");
@@ -285,9 +284,13 @@ void check_data(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const char* 
 
 }  // namespace
 
-GaussianProcess::GaussianProcess(GpOptions options) : options_(std::move(options)) { check_options(options_); }
+GaussianProcess::GaussianProcess(GpOptions options) : options_(std::move(options)) {
+  check_options(options_);
+}
 
-bool GaussianProcess::fitted() const { return factorized_; }
+bool GaussianProcess::fitted() const {
+  return factorized_;
+}
 
 void GaussianProcess::set_theta(const Eigen::VectorXd& theta) {
   if (theta.size() < 3) throw InputError("GaussianProcess::set_theta: theta needs d + 2 >= 3 entries");
@@ -348,8 +351,8 @@ void GaussianProcess::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, Rn
   std::vector<std::vector<double>> starts;
   std::vector<double> warm(p);
   for (std::size_t i = 0; i < p; ++i) {
-    const double v = theta_.size() == d + 2 ? theta_(static_cast<Eigen::Index>(i))
-                     : i < static_cast<std::size_t>(d) ? std::log(0.5)
+    const double v = theta_.size() == d + 2             ? theta_(static_cast<Eigen::Index>(i))
+                     : i < static_cast<std::size_t>(d)  ? std::log(0.5)
                      : i == static_cast<std::size_t>(d) ? 0.0
                                                         : std::log(1e-2);
     warm[i] = std::clamp(v, low[i], high[i]);
@@ -380,8 +383,8 @@ void GaussianProcess::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, Rn
     throw NumericalError("GaussianProcess::fit: the log marginal likelihood could not be evaluated at any of " +
                          std::to_string(starts.size()) + " starts (covariance never positive definite)");
   if (retries > 0)
-    report(options_, "gp: fit needed " + std::to_string(retries) +
-                         " Cholesky jitter retries during hyperparameter optimization");
+    report(options_,
+           "gp: fit needed " + std::to_string(retries) + " Cholesky jitter retries during hyperparameter optimization");
   theta_ = best->best_theta;
   factorize();
 }
@@ -409,8 +412,7 @@ Eigen::VectorXd GaussianProcess::predict_mean_batch(const Eigen::MatrixXd& X) co
   return mean;
 }
 
-void GaussianProcess::predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean,
-                                    Eigen::VectorXd& variance) const {
+void GaussianProcess::predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const {
   predict_batch(X, mean, variance, true);
 }
 

@@ -19,8 +19,8 @@ double matern(double r2, double s2) {
 
 void check_dimension(Eigen::Index got, Eigen::Index expected, const char* what) {
   if (got != expected)
-    throw InputError(std::string("Matern52: ") + what + " has " + std::to_string(got) +
-                     " dimensions, the kernel has " + std::to_string(expected) + " lengthscales");
+    throw InputError(std::string("Matern52: ") + what + " has " + std::to_string(got) + " dimensions, the kernel has " +
+                     std::to_string(expected) + " lengthscales");
 }
 
 }  // namespace

@@ -40,8 +40,8 @@ Dataset Dataset::from_dense(MatrixF features, std::vector<int> labels, int num_c
   return d;
 }
 
-Dataset Dataset::from_bytes(std::vector<std::uint8_t> bytes, int dimension, std::vector<int> labels,
-                            int num_classes, float scale) {
+Dataset Dataset::from_bytes(std::vector<std::uint8_t> bytes, int dimension, std::vector<int> labels, int num_classes,
+                            float scale) {
   if (dimension <= 0 || bytes.size() != labels.size() * static_cast<std::size_t>(dimension))
     throw InputError("dataset: " + std::to_string(bytes.size()) + " bytes do not hold " +
                      std::to_string(labels.size()) + " rows of " + std::to_string(dimension));
@@ -153,8 +153,7 @@ int Dataset::majority_class() const {
 
 double Dataset::label_fraction(int label) const {
   if (labels_.empty()) return 0;
-  return static_cast<double>(std::count(labels_.begin(), labels_.end(), label)) /
-         static_cast<double>(labels_.size());
+  return static_cast<double>(std::count(labels_.begin(), labels_.end(), label)) / static_cast<double>(labels_.size());
 }
 
 }  // namespace dpareto::learn

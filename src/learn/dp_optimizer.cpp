@@ -22,7 +22,7 @@
 namespace dpareto::learn {
 namespace {
 
-constexpr std::size_t noise_block = 1 << 14;  // parameters per noise/update block
+constexpr std::size_t noise_block = 1 << 14;                               // parameters per noise/update block
 constexpr double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_kappa = 1e-8;  // DPareto Alg. 4
 
 void validate(const TrainConfig& c, int n) {
@@ -107,9 +107,9 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
   const auto clip = static_cast<float>(config.clip_norm);
   const bool clipping = std::isfinite(clip);
   // Noise std on the lot's gradient sum: 2Lσ (fixed size, replace-one) or Lσ (Poisson).
-  const float noise_std =
-      config.noise_multiplier > 0 ? static_cast<float>((fixed ? 2.0 : 1.0) * config.clip_norm * config.noise_multiplier)
-                                  : 0.0f;
+  const float noise_std = config.noise_multiplier > 0
+                              ? static_cast<float>((fixed ? 2.0 : 1.0) * config.clip_norm * config.noise_multiplier)
+                              : 0.0f;
   const double secure_noise_std = (fixed ? 2.0 : 1.0) * config.clip_norm * config.noise_multiplier;
   const float inv_m = 1.0f / static_cast<float>(m);
   const auto lr = static_cast<float>(config.learning_rate);
@@ -174,11 +174,12 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
         const std::size_t lo = b * noise_block, len = std::min(noise_block, P - lo);
         auto sum = grads[0].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
         for (int k = 1; k < nt; ++k)
-          sum += grads[static_cast<std::size_t>(k)].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
+          sum +=
+              grads[static_cast<std::size_t>(k)].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
         if (noise_std > 0) {
           if (config.noise_key)  // stream (step, block): independent of threads and block order
-            add_gaussian_secure(sum.data(), len, secure_noise_std, *config.noise_key,
-                                static_cast<std::uint64_t>(step), static_cast<std::uint32_t>(b));
+            add_gaussian_secure(sum.data(), len, secure_noise_std, *config.noise_key, static_cast<std::uint64_t>(step),
+                                static_cast<std::uint32_t>(b));
           else
             add_gaussian(sum.data(), len, noise_std, derive_seed(noise_seed, b));
         }

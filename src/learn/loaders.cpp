@@ -77,7 +77,9 @@ void for_each_line(std::string_view text, Fn&& fn) {
   }
 }
 
-bool is_blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
+bool is_blank(std::string_view s) {
+  return s.find_first_not_of(" \t") == std::string_view::npos;
+}
 
 template <typename T>
 bool parse_whole(std::string_view s, T& value) {
@@ -105,12 +107,11 @@ std::uint32_t big_endian_u32(const std::string& data, std::size_t offset) {
 }
 
 // Checks an IDX header (magic, then `dims` uint32 sizes) and the payload length; returns the sizes.
-std::vector<std::uint32_t> idx_header(const std::string& data, const fs::path& path, std::uint32_t magic,
-                                      int dims) {
+std::vector<std::uint32_t> idx_header(const std::string& data, const fs::path& path, std::uint32_t magic, int dims) {
   const std::size_t header = 4 + 4 * static_cast<std::size_t>(dims);
   if (data.size() < header)
-    throw InputError(path.string() + ": truncated at byte offset " + std::to_string(data.size()) +
-                     ": expected a " + std::to_string(header) + "-byte IDX header");
+    throw InputError(path.string() + ": truncated at byte offset " + std::to_string(data.size()) + ": expected a " +
+                     std::to_string(header) + "-byte IDX header");
   const std::uint32_t got = big_endian_u32(data, 0);
   if (got != magic)
     throw InputError(path.string() + ": bad magic number " + std::to_string(got) + " at byte offset 0: expected " +
@@ -163,9 +164,10 @@ Dataset load_libsvm(const fs::path& path, int dimension) {
       if (colon == std::string_view::npos || !parse_whole(token.substr(0, colon), index))
         throw InputError(at + "token '" + printable(token) + "': expected index:value");
       if (index < 1 || index > dimension)
-        throw InputError(at + "feature index " + std::to_string(index) + " outside [1, " +
-                         std::to_string(dimension) + "] (the dimension)");
-      row.emplace_back(index - 1, parse_feature(token.substr(colon + 1), at + "feature " + std::to_string(index) + " "));
+        throw InputError(at + "feature index " + std::to_string(index) + " outside [1, " + std::to_string(dimension) +
+                         "] (the dimension)");
+      row.emplace_back(index - 1,
+                       parse_feature(token.substr(colon + 1), at + "feature " + std::to_string(index) + " "));
     }
     rows.push_back(std::move(row));
   });
@@ -296,7 +298,8 @@ fs::path resolve_data_dir(const std::string& explicit_dir) {
 }
 
 Split load_adult(const fs::path& data_dir) {
-  return {load_libsvm(data_dir / "adult" / "a9a", 123), load_libsvm(data_dir / "adult" / "a9a.t", 123),
+  return {load_libsvm(data_dir / "adult" / "a9a", 123),
+          load_libsvm(data_dir / "adult" / "a9a.t", 123),
           {data_dir / "adult" / "a9a"}};
 }
 

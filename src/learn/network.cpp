@@ -14,10 +14,18 @@
 
 namespace dpareto::learn {
 
-Architecture logistic_regression(int inputs) { return {"logreg", inputs, {}, 1, Loss::logistic}; }
-Architecture linear_svm(int inputs) { return {"svm", inputs, {}, 1, Loss::hinge}; }
-Architecture mlp1() { return {"mlp1", 784, {1000}, 10, Loss::softmax_cross_entropy}; }
-Architecture mlp2() { return {"mlp2", 784, {128, 64}, 10, Loss::softmax_cross_entropy}; }
+Architecture logistic_regression(int inputs) {
+  return {"logreg", inputs, {}, 1, Loss::logistic};
+}
+Architecture linear_svm(int inputs) {
+  return {"svm", inputs, {}, 1, Loss::hinge};
+}
+Architecture mlp1() {
+  return {"mlp1", 784, {1000}, 10, Loss::softmax_cross_entropy};
+}
+Architecture mlp2() {
+  return {"mlp2", 784, {128, 64}, 10, Loss::softmax_cross_entropy};
+}
 
 Network::Network(Architecture architecture) : arch_(std::move(architecture)) {
   const bool binary = arch_.loss != Loss::softmax_cross_entropy;
@@ -140,7 +148,8 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
       sq = x.rowwise().squaredNorm().array();
     sq = (sq + 1.0f) * ws.deltas[0].rowwise().squaredNorm().array();
     for (std::size_t l = 1; l <= last; ++l)
-      sq += (ws.activations[l - 1].rowwise().squaredNorm().array() + 1.0f) * ws.deltas[l].rowwise().squaredNorm().array();
+      sq +=
+          (ws.activations[l - 1].rowwise().squaredNorm().array() + 1.0f) * ws.deltas[l].rowwise().squaredNorm().array();
     ws.norms_sq = sq.cast<double>();
     const auto row_sq = [](const MatrixF& m, Eigen::Index i) { return m.row(i).cast<double>().squaredNorm(); };
     for (Eigen::Index i = 0; i < rows; ++i) {

@@ -20,9 +20,9 @@ static_assert(std::is_same_v<NoiseKey, privacy::ChaChaRandomSource::Key>);
 
 namespace {
 
-constexpr std::size_t pairs = 256;                    // Box–Muller pairs per chunk
-constexpr std::size_t chunk_words = 4 * pairs;        // two 64-bit words per pair
-constexpr std::size_t chunk_blocks = chunk_words / 16;  // 64 ChaCha20 blocks
+constexpr std::size_t pairs = 256;                           // Box–Muller pairs per chunk
+constexpr std::size_t chunk_words = 4 * pairs;               // two 64-bit words per pair
+constexpr std::size_t chunk_blocks = chunk_words / 16;       // 64 ChaCha20 blocks
 constexpr std::uint64_t max_draws = std::uint64_t{1} << 35;  // 2^32 blocks · 8 draws
 
 }  // namespace
@@ -51,12 +51,22 @@ void add_gaussian_secure(float* x, std::size_t n, double stddev, const NoiseKey&
       const double y = two_pi * static_cast<double>(u - (q << 51)) * 0x1p-53;
       const double y2 = y * y;
       const double sin_y =
-          y * (1 + y2 * (-1.0 / 6 + y2 * (1.0 / 120 + y2 * (-1.0 / 5040 + y2 * (1.0 / 362880 + y2 * (-1.0 / 39916800 +
-          y2 * (1.0 / 6227020800 + y2 * (-1.0 / 1307674368000 + y2 * (1.0 / 355687428096000)))))))));
+          y * (1 + y2 * (-1.0 / 6 +
+                         y2 * (1.0 / 120 +
+                               y2 * (-1.0 / 5040 +
+                                     y2 * (1.0 / 362880 +
+                                           y2 * (-1.0 / 39916800 +
+                                                 y2 * (1.0 / 6227020800 + y2 * (-1.0 / 1307674368000 +
+                                                                                y2 * (1.0 / 355687428096000)))))))));
       const double cos_y =
-          1 + y2 * (-0.5 + y2 * (1.0 / 24 + y2 * (-1.0 / 720 + y2 * (1.0 / 40320 + y2 * (-1.0 / 3628800 +
-          y2 * (1.0 / 479001600 + y2 * (-1.0 / 87178291200 + y2 * (1.0 / 20922789888000 +
-          y2 * (-1.0 / 6402373705728000)))))))));
+          1 + y2 * (-0.5 +
+                    y2 * (1.0 / 24 +
+                          y2 * (-1.0 / 720 +
+                                y2 * (1.0 / 40320 +
+                                      y2 * (-1.0 / 3628800 +
+                                            y2 * (1.0 / 479001600 + y2 * (-1.0 / 87178291200 +
+                                                                          y2 * (1.0 / 20922789888000 +
+                                                                                y2 * (-1.0 / 6402373705728000)))))))));
       const std::int64_t quadrant = q & 3;  // rotate (cos y, sin y) by q quarter turns
       cos_t[j] = quadrant == 0 ? cos_y : quadrant == 1 ? -sin_y : quadrant == 2 ? -cos_y : sin_y;
       sin_t[j] = quadrant == 0 ? sin_y : quadrant == 1 ? cos_y : quadrant == 2 ? -sin_y : -cos_y;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string>
 #include <numeric>
+#include <string>
 
 #include "dpareto/core/error.hpp"
 
@@ -24,13 +24,17 @@ bool dominates_impl(const Vec& a, const Vec& b) {
 
 }  // namespace
 
-bool dominates(const Point2& a, const Point2& b) { return dominates_impl(a, b); }
-bool dominates(const Point3& a, const Point3& b) { return dominates_impl(a, b); }
+bool dominates(const Point2& a, const Point2& b) {
+  return dominates_impl(a, b);
+}
+bool dominates(const Point3& a, const Point3& b) {
+  return dominates_impl(a, b);
+}
 
 bool dominates(const Point& a, const Point& b) {
   if (a.size() != b.size())
-    throw InputError("dominates: points have " + std::to_string(a.size()) + " and " +
-                     std::to_string(b.size()) + " objectives");
+    throw InputError("dominates: points have " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+                     " objectives");
   return dominates_impl(a, b);
 }
 
@@ -41,8 +45,7 @@ std::vector<std::size_t> non_dominated_indices(const std::vector<Point2>& points
   std::vector<std::size_t> order(points.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   // Stable: among exact duplicates the first occurrence comes first and is the one kept.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t i, std::size_t j) { return points[i] < points[j]; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return points[i] < points[j]; });
   // Sweep by the first objective: a point survives iff its second objective beats every earlier one.
   std::vector<std::size_t> front;
   double best_second = std::numeric_limits<double>::infinity();
@@ -65,8 +68,7 @@ std::vector<std::size_t> non_dominated_indices(const std::vector<Point>& points)
       throw InputError("non_dominated_indices: point " + std::to_string(i) + " has " +
                        std::to_string(points[i].size()) + " objectives, point 0 has " + std::to_string(d));
     for (double v : points[i])
-      if (std::isnan(v))
-        throw InputError("non_dominated_indices: point " + std::to_string(i) + " has a NaN objective");
+      if (std::isnan(v)) throw InputError("non_dominated_indices: point " + std::to_string(i) + " has a NaN objective");
   }
   if (d == 2) {
     return non_dominated_indices(fixed<2>(points));

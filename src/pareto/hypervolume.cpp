@@ -70,7 +70,8 @@ double hypervolume_sliced(std::vector<Point> inside, const Point& reference) {
   for (std::size_t i = 0; i < inside.size(); ++i) {
     below.emplace_back(inside[i].begin(), inside[i].end() - 1);
     const double next = i + 1 < inside.size() ? inside[i + 1].back() : reference.back();
-    if (next > inside[i].back()) hv += hypervolume_sliced(pareto_front(below), lower_reference) * (next - inside[i].back());
+    if (next > inside[i].back())
+      hv += hypervolume_sliced(pareto_front(below), lower_reference) * (next - inside[i].back());
   }
   return hv;
 }
@@ -79,9 +80,8 @@ void check_sizes(const std::vector<Point>& points, const Point& reference, const
   if (reference.size() < 2) throw InputError(std::string(who) + ": need at least 2 objectives");
   for (std::size_t i = 0; i < points.size(); ++i)
     if (points[i].size() != reference.size())
-      throw InputError(std::string(who) + ": point " + std::to_string(i) + " has " +
-                       std::to_string(points[i].size()) + " objectives, the reference " +
-                       std::to_string(reference.size()));
+      throw InputError(std::string(who) + ": point " + std::to_string(i) + " has " + std::to_string(points[i].size()) +
+                       " objectives, the reference " + std::to_string(reference.size()));
 }
 
 }  // namespace
@@ -117,8 +117,7 @@ double hypervolume_3d(const std::vector<Point3>& points, const Point3& reference
   inside.reserve(points.size());
   for (const Point3& p : points)
     if (strictly_below(p, reference)) inside.push_back(p);
-  std::sort(inside.begin(), inside.end(),
-            [](const Point3& a, const Point3& b) { return a[2] < b[2]; });
+  std::sort(inside.begin(), inside.end(), [](const Point3& a, const Point3& b) { return a[2] < b[2]; });
   // Sweep on the third objective: between consecutive z levels the dominated slice is the 2-D
   // staircase of all points seen so far.
   Staircase staircase(reference[0], reference[1]);
@@ -131,8 +130,7 @@ double hypervolume_3d(const std::vector<Point3>& points, const Point3& reference
   return hv;
 }
 
-double hypervolume_improvement_2d(const std::vector<Point2>& points, const Point2& m,
-                                  const Point2& reference) {
+double hypervolume_improvement_2d(const std::vector<Point2>& points, const Point2& m, const Point2& reference) {
   double hvi = 0;
   for (const Cell& c : nondominated_cells(points, reference))
     if (c.a_high > m[0] && c.b_high > m[1]) hvi += (c.a_high - std::max(c.a_low, m[0])) * (c.b_high - m[1]);

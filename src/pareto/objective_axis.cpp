@@ -17,6 +17,8 @@ double EpsilonAxis::from_axis(double value) const {
   return kind == Kind::linear ? value : std::pow(10.0, value);
 }
 
-std::string EpsilonAxis::name() const { return kind == Kind::linear ? "linear" : "log"; }
+std::string EpsilonAxis::name() const {
+  return kind == Kind::linear ? "linear" : "log";
+}
 
 }  // namespace dpareto::pareto

@@ -38,8 +38,7 @@ std::string common_setup() {
 }
 
 std::string axis_range(const std::string& axis, double low, double high, bool log_scale) {
-  if (!(low <= high) || !std::isfinite(low) || !std::isfinite(high))
-    return "set " + axis + "range [*:*]\n";
+  if (!(low <= high) || !std::isfinite(low) || !std::isfinite(high)) return "set " + axis + "range [*:*]\n";
   double lo = low, hi = high;
   if (log_scale) {
     const double span = std::max(std::log10(hi / lo), 0.3);
@@ -69,8 +68,7 @@ std::string caption_label(const std::string& text, double screen_y) {
     while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
     shown = shown.substr(0, cut) + "…";
   }
-  return "set label " + literal(shown) + " at screen 0.01, screen " + number(screen_y) +
-         " left front noenhanced\n";
+  return "set label " + literal(shown) + " at screen 0.01, screen " + number(screen_y) + " left front noenhanced\n";
 }
 
 std::string key_header(const std::string& text) {
@@ -79,8 +77,8 @@ std::string key_header(const std::string& text) {
 
 std::string panel_setup(bool has_key) {
   const std::string margins = "set lmargin 10\nset rmargin 4\nset bmargin 7.5\nunset colorbox\n";
-  return margins + (has_key ? "set key outside below center horizontal maxrows 2 nobox noenhanced samplen 2\n"
-                            : "unset key\n");
+  return margins +
+         (has_key ? "set key outside below center horizontal maxrows 2 nobox noenhanced samplen 2\n" : "unset key\n");
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& separator) {

@@ -76,17 +76,16 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     for (const auto& r : run.data.records) {
       if (!plottable(r)) continue;
       if (!rows_by_phase.count(r.phase)) phase_order.push_back(r.phase);
-      rows_by_phase[r.phase] += number(r.epsilon) + " " +
-                                number(utility_axis_value(r.error(), options.accuracy)) + "\n";
+      rows_by_phase[r.phase] +=
+          number(r.epsilon) + " " + number(utility_axis_value(r.error(), options.accuracy)) + "\n";
       ++count_by_phase[r.phase];
     }
     for (std::size_t p = 0; p < phase_order.size(); ++p) {
       const std::string& phase = phase_order[p];
       const std::string block = script.data(tag + "_" + std::to_string(p), rows_by_phase[phase]);
       const bool open = phase == "init";
-      plots.push_back(block + " using 1:2 with points pt " +
-                      std::to_string(open ? style.open_point : style.point) + " ps " +
-                      (open ? "1.1" : "0.8") + " lc rgb " + literal(faint(style.color, open ? 0.6 : 0.35)) +
+      plots.push_back(block + " using 1:2 with points pt " + std::to_string(open ? style.open_point : style.point) +
+                      " ps " + (open ? "1.1" : "0.8") + " lc rgb " + literal(faint(style.color, open ? 0.6 : 0.35)) +
                       " title " + literal(phase_name(phase) + " (" + std::to_string(count_by_phase[phase]) + ")"));
     }
     const auto front = front_points(run.data);
@@ -95,11 +94,11 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     for (const auto& p : front)
       front_rows += number(p[0]) + " " + number(utility_axis_value(p[1], options.accuracy)) + "\n";
     const std::string points = script.data(tag + "_front", front_rows);
-    plots.push_back(stairs + " using 1:2 with lines lw 3 dt " + std::to_string(style.dash) +
-                    " lc rgb " + literal(style.color) + " title " +
+    plots.push_back(stairs + " using 1:2 with lines lw 3 dt " + std::to_string(style.dash) + " lc rgb " +
+                    literal(style.color) + " title " +
                     literal("Pareto front (" + std::to_string(front.size()) + " points)"));
-    plots.push_back(points + " using 1:2 with points pt " + std::to_string(style.point) +
-                    " ps 1.4 lc rgb " + literal(style.color) + " notitle");
+    plots.push_back(points + " using 1:2 with points pt " + std::to_string(style.point) + " ps 1.4 lc rgb " +
+                    literal(style.color) + " notitle");
     const std::string failed = failed_list(run.data);
     if (!failed.empty()) captions.push_back("failed, not plotted — " + run.label + ": " + failed);
     if (const std::size_t n = unplottable_count(run.data); n > 0)
@@ -113,8 +112,8 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
   }
 
   const auto& info = runs.front().data.info;
-  std::string title = "Privacy–utility Pareto front" +
-                      (info.problem.empty() ? std::string() : " — problem " + info.problem);
+  std::string title =
+      "Privacy–utility Pareto front" + (info.problem.empty() ? std::string() : " — problem " + info.problem);
   title += "\n" + std::to_string(evaluations) + " evaluations in " + std::to_string(runs.size()) +
            " run(s); initial points open, later points filled, fronts bold";
   script.command(common_setup());

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -30,7 +30,9 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
+bool executable(const fs::path& p) {
+  return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p);
+}
 
 // The terminal line for a format. Fonts and line widths scale with the canvas height so that a
 // larger figure is a sharper figure, not one with tinier text.
@@ -42,18 +44,16 @@ std::string terminal_header(Format format, const Canvas& canvas, const std::stri
   const std::string font_spec = "font \"DejaVu Sans," + std::to_string(font) + "\"";
   switch (format) {
     case Format::png:
-      out << "set terminal pngcairo size " << canvas.width << "," << canvas.height
-          << " enhanced truecolor " << font_spec << " linewidth " << number(1.2 * scale)
-          << " background rgb \"white\"\n";
-      break;
-    case Format::svg:
-      out << "set terminal svg size " << canvas.width << "," << canvas.height << " dynamic enhanced "
+      out << "set terminal pngcairo size " << canvas.width << "," << canvas.height << " enhanced truecolor "
           << font_spec << " linewidth " << number(1.2 * scale) << " background rgb \"white\"\n";
       break;
+    case Format::svg:
+      out << "set terminal svg size " << canvas.width << "," << canvas.height << " dynamic enhanced " << font_spec
+          << " linewidth " << number(1.2 * scale) << " background rgb \"white\"\n";
+      break;
     case Format::pdf:
-      out << "set terminal pdfcairo size " << number(canvas.width / 100.0) << "in,"
-          << number(canvas.height / 100.0) << "in enhanced " << font_spec << " linewidth "
-          << number(1.2 * scale) << "\n";
+      out << "set terminal pdfcairo size " << number(canvas.width / 100.0) << "in," << number(canvas.height / 100.0)
+          << "in enhanced " << font_spec << " linewidth " << number(1.2 * scale) << "\n";
       break;
   }
   out << "set output " << literal(output) << "\n";
@@ -67,8 +67,7 @@ std::string gnuplot_error_line(const std::string& stderr_text) {
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t^") == std::string::npos) continue;
     last = line;
-    if (located.empty() && line.rfind("\"", 0) == 0 && line.find(" line ") != std::string::npos)
-      located = line;
+    if (located.empty() && line.rfind("\"", 0) == 0 && line.find(" line ") != std::string::npos) located = line;
   }
   return located.empty() ? last : located;
 }
@@ -79,8 +78,8 @@ struct Running {
   std::string output;
 };
 
-Running start(const std::string& gnuplot, const GnuplotScript& script, const std::string& output,
-              const Canvas& canvas, bool keep_script) {
+Running start(const std::string& gnuplot, const GnuplotScript& script, const std::string& output, const Canvas& canvas,
+              bool keep_script) {
   const Format format = format_from_path(output);
   const fs::path parent = fs::absolute(output).parent_path();
   if (!fs::is_directory(parent))
@@ -132,7 +131,8 @@ std::string finish(const Running& job) {
     std::error_code ec;
     const auto size = fs::file_size(job.output, ec);
     if (ec || size == 0)
-      message = "gnuplot wrote no figure to " + job.output + (ec ? " (" + ec.message() + ")" : " (empty file: disk full?)");
+      message =
+          "gnuplot wrote no figure to " + job.output + (ec ? " (" + ec.message() + ")" : " (empty file: disk full?)");
   }
   std::error_code ignored;
   fs::remove_all(job.directory, ignored);
@@ -146,8 +146,7 @@ Format format_from_path(const std::string& path) {
   if (ext == ".png") return Format::png;
   if (ext == ".svg") return Format::svg;
   if (ext == ".pdf") return Format::pdf;
-  throw InputError("output " + path + ": unknown figure format '" + ext +
-                   "' (use .png, .svg or .pdf)");
+  throw InputError("output " + path + ": unknown figure format '" + ext + "' (use .png, .svg or .pdf)");
 }
 
 std::string GnuplotScript::data(const std::string& name, const std::string& rows) {
@@ -162,7 +161,9 @@ void GnuplotScript::command(const std::string& text) {
   if (text.empty() || text.back() != '\n') commands_ += "\n";
 }
 
-std::string GnuplotScript::text() const { return data_ + commands_; }
+std::string GnuplotScript::text() const {
+  return data_ + commands_;
+}
 
 std::string literal(const std::string& text) {
   std::string out = "\"";
@@ -177,7 +178,9 @@ std::string literal(const std::string& text) {
   return out + "\"";
 }
 
-std::string number(double value) { return std::isfinite(value) ? format_number(value) : "NaN"; }
+std::string number(double value) {
+  return std::isfinite(value) ? format_number(value) : "NaN";
+}
 
 std::string gnuplot_executable() {
   if (const char* env = std::getenv("DPARETO_GNUPLOT"); env != nullptr && *env != '\0') {
@@ -196,16 +199,14 @@ std::string gnuplot_executable() {
   throw DependencyError("gnuplot not found: install the Debian package gnuplot-nox (scripts/setup does)");
 }
 
-void render(const GnuplotScript& script, const std::string& output_path, const Canvas& canvas,
-            bool keep_script) {
+void render(const GnuplotScript& script, const std::string& output_path, const Canvas& canvas, bool keep_script) {
   render_all({RenderJob{script, output_path}}, canvas, keep_script, 1);
 }
 
-void render_all(const std::vector<RenderJob>& jobs, const Canvas& canvas, bool keep_scripts,
-                int parallel) {
+void render_all(const std::vector<RenderJob>& jobs, const Canvas& canvas, bool keep_scripts, int parallel) {
   if (canvas.width < 100 || canvas.height < 100 || canvas.width > 20000 || canvas.height > 20000)
-    throw InputError("figure size " + std::to_string(canvas.width) + "x" +
-                     std::to_string(canvas.height) + " is outside 100..20000 pixels");
+    throw InputError("figure size " + std::to_string(canvas.width) + "x" + std::to_string(canvas.height) +
+                     " is outside 100..20000 pixels");
   const std::string gnuplot = gnuplot_executable();
   std::vector<Running> running;
   std::string first_error;

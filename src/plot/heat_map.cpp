@@ -33,12 +33,15 @@ std::pair<double, double> extent(const std::vector<double>& c) {
 
 }  // namespace
 
-double HeatAxis::coordinate(double value) const { return log_scale ? std::log10(value) : value; }
+double HeatAxis::coordinate(double value) const {
+  return log_scale ? std::log10(value) : value;
+}
 
 std::string HeatAxis::setup(const std::string& axis, double low, double high) const {
   const double lo = coordinate(low), hi = coordinate(high);
   std::string out = "set " + axis + "label " + literal(name + (log_scale ? " (log scale)" : "")) + " noenhanced\n";
-  out += "set m" + axis + "tics default\nunset logscale " + axis + "\nset " + axis + "range [" + number(lo) + ":" + number(hi) + "]\n";
+  out += "set m" + axis + "tics default\nunset logscale " + axis + "\nset " + axis + "range [" + number(lo) + ":" +
+         number(hi) + "]\n";
   if (!log_scale) return out + "set " + axis + "tics auto\nset format " + axis + " \"%g\"\n";
   // Decades labelled in parameter units; 2× and 5× too when fewer than two decades are in range.
   std::string tics;
@@ -116,8 +119,7 @@ std::string heat_panel_setup(const std::pair<double, double>& value_range, bool 
   return out + "set cblabel " + literal(color_label) + "\n";
 }
 
-std::string parameter_axis(const std::string& axis, const std::string& name, bool log_scale, double low,
-                           double high) {
+std::string parameter_axis(const std::string& axis, const std::string& name, bool log_scale, double low, double high) {
   std::string out = "set " + axis + "label " + literal(name + (log_scale ? " (log scale)" : "")) + " noenhanced\n";
   out += log_scale ? "set logscale " + axis + " 10\nset format " + axis + " \"%g\"\n"
                    : "unset logscale " + axis + "\nset format " + axis + " \"%g\"\n";

@@ -21,9 +21,8 @@ std::string number_text(double value, int digits) {
 }
 
 std::string reference_text(const study::RunInfo& info) {
-  std::string axis = info.hv_axis == "log"
-                         ? "ε axis log10 (ε floored at " + format_number(info.log_floor) + ")"
-                         : "ε axis linear";
+  std::string axis =
+      info.hv_axis == "log" ? "ε axis log10 (ε floored at " + format_number(info.log_floor) + ")" : "ε axis linear";
   return "reference point (ε, error) = (" + format_number(info.objectives[0].reference) + ", " +
          format_number(info.objectives[1].reference) + "), " + axis;
 }
@@ -95,9 +94,8 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
         if (std::isfinite(history[i])) y_hi = std::max(y_hi, history[i]);
       }
       x_hi = std::max(x_hi, history.size());
-      lines.push_back(script.data(tag, rows) + " using 1:2 with lines lw 2.5 dt " +
-                      std::to_string(style.dash) + " lc rgb " + literal(style.color) + " title " +
-                      literal(groups[g].front()->label));
+      lines.push_back(script.data(tag, rows) + " using 1:2 with lines lw 2.5 dt " + std::to_string(style.dash) +
+                      " lc rgb " + literal(style.color) + " title " + literal(groups[g].front()->label));
       continue;
     }
     std::vector<std::vector<double>> series;
@@ -112,19 +110,18 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
     x_hi = std::max(x_hi, band.mean.size());
     const std::string block = script.data(tag, rows);
     bands.push_back(block + " using 1:3:4 with filledcurves fs transparent solid 0.18 noborder lc rgb " +
-                    literal(style.color) + " title " + literal(name + ": min–max of " +
-                                                             std::to_string(groups[g].size()) + " runs"));
-    lines.push_back(block + " using 1:2 with lines lw 2.5 dt " + std::to_string(style.dash) +
-                    " lc rgb " + literal(style.color) + " title " +
+                    literal(style.color) + " title " +
+                    literal(name + ": min–max of " + std::to_string(groups[g].size()) + " runs"));
+    lines.push_back(block + " using 1:2 with lines lw 2.5 dt " + std::to_string(style.dash) + " lc rgb " +
+                    literal(style.color) + " title " +
                     literal(name + ": mean of " + std::to_string(groups[g].size()) + " runs"));
   }
 
   // Reference points and axes: stated once when shared, per run (with a warning) otherwise.
   std::set<std::string> references;
   for (const auto& run : runs) references.insert(reference_text(run.data.info));
-  std::string subtitle = references.size() == 1
-                             ? *references.begin()
-                             : "WARNING: runs differ in reference/axis, hypervolumes not comparable";
+  std::string subtitle = references.size() == 1 ? *references.begin()
+                                                : "WARNING: runs differ in reference/axis, hypervolumes not comparable";
   if (options.exact != nullptr) {
     const double exact_hv = study::run_hypervolume(runs.front().data.info, options.exact->data.records);
     y_hi = std::max(y_hi, exact_hv);

@@ -40,8 +40,7 @@ std::vector<LabelledRun> load_runs(const std::vector<std::string>& directories) 
 }
 
 bool plottable(const study::EvaluationRecord& record) {
-  return record.ok() && record.epsilon > 0 && std::isfinite(record.epsilon) &&
-         std::isfinite(record.utility);
+  return record.ok() && record.epsilon > 0 && std::isfinite(record.epsilon) && std::isfinite(record.utility);
 }
 
 void require_plottable(const LabelledRun& run) {
@@ -53,10 +52,9 @@ void require_plottable(const LabelledRun& run) {
     drawable += plottable(r);
   }
   if (ok == 0)
-    throw InputError(run.directory + ": all " + std::to_string(records.size()) +
-                     " evaluations failed (" + failed_list(run.data, 1) + ")");
-  if (drawable == 0)
-    throw InputError(run.directory + ": no ok evaluation has 0 < epsilon < inf, nothing to draw");
+    throw InputError(run.directory + ": all " + std::to_string(records.size()) + " evaluations failed (" +
+                     failed_list(run.data, 1) + ")");
+  if (drawable == 0) throw InputError(run.directory + ": no ok evaluation has 0 < epsilon < inf, nothing to draw");
 }
 
 std::string failed_list(const study::RunData& run, std::size_t limit) {
@@ -67,8 +65,7 @@ std::string failed_list(const study::RunData& run, std::size_t limit) {
     ++failed;
     if (listed == limit) continue;
     ++listed;
-    out += (out.empty() ? "#" : ", #") + std::to_string(r.id) +
-           (r.message.empty() ? "" : " (" + r.message + ")");
+    out += (out.empty() ? "#" : ", #") + std::to_string(r.id) + (r.message.empty() ? "" : " (" + r.message + ")");
   }
   if (failed > listed) out += ", … " + std::to_string(failed - listed) + " more";
   return out;
@@ -85,8 +82,10 @@ std::string common_delta(const std::vector<const study::RunData*>& runs) {
   for (const auto* run : runs)
     for (const auto& r : run->records) {
       if (!r.ok()) continue;
-      if (std::isnan(delta)) delta = r.delta;
-      else if (r.delta != delta) return "";
+      if (std::isnan(delta))
+        delta = r.delta;
+      else if (r.delta != delta)
+        return "";
     }
   return std::isnan(delta) || delta == 0 ? "" : format_number(delta);
 }
@@ -97,8 +96,7 @@ std::string epsilon_label(const std::string& delta) {
 
 std::string utility_axis_label(bool accuracy, bool brief) {
   if (brief) return accuracy ? "utility" : "error = 1 − utility";
-  return accuracy ? "utility (e.g. accuracy, F1; higher is better)"
-                  : "error = 1 − utility (lower is better)";
+  return accuracy ? "utility (e.g. accuracy, F1; higher is better)" : "error = 1 − utility (lower is better)";
 }
 
 }  // namespace dpareto::plot

@@ -21,8 +21,8 @@ GnuplotScript oracle_figure(const LabelledRun& run, const OracleFigureOptions& o
   require_plottable(run);
   const auto& names = run.data.info.parameter_names;
   if (names.size() != 2)
-    throw InputError(run.directory + ": the oracle figure needs a 2-parameter problem, '" +
-                     run.data.info.problem + "' has " + std::to_string(names.size()));
+    throw InputError(run.directory + ": the oracle figure needs a 2-parameter problem, '" + run.data.info.problem +
+                     "' has " + std::to_string(names.size()));
   std::vector<double> xs, ys;
   for (const auto& r : run.data.records) {
     xs.push_back(r.params[0]);
@@ -67,8 +67,8 @@ GnuplotScript oracle_figure(const LabelledRun& run, const OracleFigureOptions& o
   const std::string front_params_block = script.data("front_params", front_params);
   const auto [x_min, x_max] = std::minmax_element(xs.begin(), xs.end());
   const auto [y_min, y_max] = std::minmax_element(ys.begin(), ys.end());
-  const std::string axes = x_axis.setup("x", eps_map.x_low, eps_map.x_high) +
-                           y_axis.setup("y", eps_map.y_low, eps_map.y_high);
+  const std::string axes =
+      x_axis.setup("x", eps_map.x_low, eps_map.x_high) + y_axis.setup("y", eps_map.y_low, eps_map.y_high);
   const std::string utility_name = options.accuracy ? "utility" : "error = 1 − utility";
   std::string title = "Oracles of problem " + run.data.info.problem + " on a grid of " +
                       std::to_string(run.data.records.size()) + " settings — run " + run.label;
@@ -79,21 +79,25 @@ GnuplotScript oracle_figure(const LabelledRun& run, const OracleFigureOptions& o
   script.command("set multiplot layout 2,2 title " + literal(title) + " noenhanced");
   script.command(panel_setup(false) + axes + heat_panel_setup(heat_value_range(epsilon_map, true), true, "ε") +
                  "set title \"Privacy oracle: ε\"\nplot " + heat_map_clause(eps_block, eps_map));
-  script.command(axes + heat_panel_setup(heat_value_range(error_map, false), false, options.accuracy ? "utility" : "error") +
-                 "set title " + literal("Utility oracle: " + utility_name) + "\nplot " + heat_map_clause(err_block, err_map));
-  script.command(common_setup() + panel_setup(true) + "unset logscale y\nset xtics auto\nset ytics auto\nset title \"Exact Pareto front\"\nset xlabel " +
-                 literal(epsilon_label("")) + "\nset ylabel " + literal(utility_axis_label(options.accuracy, true)) + "\n" +
-                 log_axis("x") + axis_range("x", x_lo, x_hi, true) + axis_range("y", y_lo, y_hi, false) + "plot " +
-                 grid_block + " using 1:2 with points pt 6 ps 0.5 lc rgb " + literal(faint("#0072B2", 0.4)) +
+  script.command(
+      axes + heat_panel_setup(heat_value_range(error_map, false), false, options.accuracy ? "utility" : "error") +
+      "set title " + literal("Utility oracle: " + utility_name) + "\nplot " + heat_map_clause(err_block, err_map));
+  script.command(common_setup() + panel_setup(true) +
+                 "unset logscale y\nset xtics auto\nset ytics auto\nset title \"Exact Pareto front\"\nset xlabel " +
+                 literal(epsilon_label("")) + "\nset ylabel " + literal(utility_axis_label(options.accuracy, true)) +
+                 "\n" + log_axis("x") + axis_range("x", x_lo, x_hi, true) + axis_range("y", y_lo, y_hi, false) +
+                 "plot " + grid_block + " using 1:2 with points pt 6 ps 0.5 lc rgb " + literal(faint("#0072B2", 0.4)) +
                  " title \"grid settings\", " + stairs_block +
                  " using 1:2 with lines lw 3 lc rgb \"#000000\" title \"exact front\", " + front_block +
                  " using 1:2 with points pt 7 ps 1 lc rgb \"#D55E00\" title \"front settings\"");
   // Bottom right: where the front lies in hyperparameter space (padded so edge points show whole).
-  script.command(panel_setup(true) + "set rmargin 13\nset colorbox\nset mxtics default\n" + parameter_axis("x", names[0], log_x, *x_min, *x_max) +
+  script.command(panel_setup(true) + "set rmargin 13\nset colorbox\nset mxtics default\n" +
+                 parameter_axis("x", names[0], log_x, *x_min, *x_max) +
                  parameter_axis("y", names[1], log_y, *y_min, *y_max) + axis_range("x", *x_min, *x_max, log_x) +
-                 axis_range("y", *y_min, *y_max, log_y) + "set title \"Settings on the exact front (colour: ε)\"\n"
-                 "set logscale cb 10\nset cbrange [*:*]\nset cblabel \"ε\"\nplot " + front_params_block +
-                 " using 1:2:3 with points pt 7 ps 1.3 lc palette title \"front setting\"");
+                 axis_range("y", *y_min, *y_max, log_y) +
+                 "set title \"Settings on the exact front (colour: ε)\"\n"
+                 "set logscale cb 10\nset cbrange [*:*]\nset cblabel \"ε\"\nplot " +
+                 front_params_block + " using 1:2:3 with points pt 7 ps 1.3 lc palette title \"front setting\"");
   script.command("unset multiplot");
   return script;
 }

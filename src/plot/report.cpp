@@ -149,8 +149,10 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
     for (const auto& u : unreadable) md += "- " + markdown_cell(u) + "\n";
     md += "\n";
   }
-  md += "## Runs\n\n| run | problem | method | seed | evaluations | failed | hypervolume | reference (ε, error) | ε axis |\n"
-        "|---|---|---|---:|---:|---:|---:|---|---|\n";
+  md +=
+      "## Runs\n\n| run | problem | method | seed | evaluations | failed | hypervolume | reference (ε, error) | ε axis "
+      "|\n"
+      "|---|---|---|---:|---:|---:|---:|---|---|\n";
   for (const auto& run : runs) {
     const auto& info = run.data.info;
     std::size_t failed = 0;

@@ -4,8 +4,7 @@
 
 namespace dpareto::plot {
 
-std::vector<pareto::Point2> staircase(const std::vector<pareto::Point2>& points, double x_end,
-                                      double y_top) {
+std::vector<pareto::Point2> staircase(const std::vector<pareto::Point2>& points, double x_end, double y_top) {
   const std::vector<pareto::Point2> front = pareto::pareto_front(points);
   std::vector<pareto::Point2> vertices;
   if (front.empty()) return vertices;

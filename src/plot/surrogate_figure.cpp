@@ -63,9 +63,9 @@ GnuplotScript surrogate_figure(const LabelledRun& run, const SurrogateMaps& maps
   const std::string star = script.data(
       "star", number(x_axis.coordinate(best_at.first)) + " " + number(y_axis.coordinate(best_at.second)) + "\n");
   // White dots with a black ring: visible on every colour of the palette.
-  const std::string points_clause =
-      evaluated + " using 1:2 with points pt 7 ps 0.8 lc rgb \"white\" notitle, " + evaluated +
-      " using 1:2 with points pt 6 ps 0.8 lc rgb \"black\" title \"evaluated setting\"";
+  const std::string points_clause = evaluated + " using 1:2 with points pt 7 ps 0.8 lc rgb \"white\" notitle, " +
+                                    evaluated +
+                                    " using 1:2 with points pt 6 ps 0.8 lc rgb \"black\" title \"evaluated setting\"";
 
   const std::string axes = x_axis.setup("x", maps.x.low, maps.x.high) + y_axis.setup("y", maps.y.low, maps.y.high);
   std::string title = "GP surrogates of run " + run.label + " (" + std::to_string(run.data.records.size()) +
@@ -80,15 +80,16 @@ GnuplotScript surrogate_figure(const LabelledRun& run, const SurrogateMaps& maps
   // Top left: GP mean of ε.
   script.command(panel_setup(true) + axes + heat_panel_setup(heat_value_range(maps.epsilon, true), true, "ε") +
                  "set title \"GP mean of ε (privacy oracle surrogate)\"\n"
-                 "plot " + heat_map_clause(eps_block, eps_map) + ", " + points_clause);
+                 "plot " +
+                 heat_map_clause(eps_block, eps_map) + ", " + points_clause);
   // Top right: GP mean of error (or utility).
-  script.command(axes + heat_panel_setup(heat_value_range(error_map, false), false, utility_name) +
-                 "set title " + literal("GP mean of " + std::string(options.accuracy ? "utility" : "error = 1 − utility") +
-                                        " (utility surrogate)") +
+  script.command(axes + heat_panel_setup(heat_value_range(error_map, false), false, utility_name) + "set title " +
+                 literal("GP mean of " + std::string(options.accuracy ? "utility" : "error = 1 − utility") +
+                         " (utility surrogate)") +
                  "\nplot " + heat_map_clause(err_block, err_map) + ", " + points_clause);
   // Bottom left: fronts in objective space.
-  std::string fronts = objectives + " using 1:2 with points pt 6 ps 0.7 lc rgb " +
-                       literal(faint("#0072B2", 0.5)) + " title \"evaluations\", " + observed_stairs +
+  std::string fronts = objectives + " using 1:2 with points pt 6 ps 0.7 lc rgb " + literal(faint("#0072B2", 0.5)) +
+                       " title \"evaluations\", " + observed_stairs +
                        " using 1:2 with lines lw 3 lc rgb \"#0072B2\" title \"observed front\"";
   if (options.exact != nullptr)
     fronts += ", " + script.data("exact_front", stairs_rows(exact)) +
@@ -96,8 +97,8 @@ GnuplotScript surrogate_figure(const LabelledRun& run, const SurrogateMaps& maps
   script.command(common_setup() + panel_setup(true) + "set title \"Observed" +
                  std::string(options.exact ? " and exact" : "") + " Pareto front\"\n" + "set xlabel " +
                  literal(epsilon_label("")) + "\nset ylabel " + literal(utility_axis_label(options.accuracy, true)) +
-                 "\nunset logscale y\nset ytics auto\nset xtics auto\n" + log_axis("x") + axis_range("x", x_lo, x_hi, true) +
-                 axis_range("y", y_lo, y_hi, false) + "plot " + fronts);
+                 "\nunset logscale y\nset ytics auto\nset xtics auto\n" + log_axis("x") +
+                 axis_range("x", x_lo, x_hi, true) + axis_range("y", y_lo, y_hi, false) + "plot " + fronts);
   // Bottom right: the acquisition and its maximizer.
   const std::string& acquisition_name = maps.acquisition_label;
   script.command(panel_setup(true) + "set mxtics default\n" + axes +

@@ -17,8 +17,7 @@ bool has_repeat_spread(const study::RunData& run) {
                      [](const auto& r) { return r.ok() && r.utility_min < r.utility_max; });
 }
 
-GnuplotScript variability_figure(const std::vector<LabelledRun>& runs,
-                                 const VariabilityFigureOptions& options) {
+GnuplotScript variability_figure(const std::vector<LabelledRun>& runs, const VariabilityFigureOptions& options) {
   if (runs.empty()) throw InputError("variability figure: no run directory given");
   for (const auto& run : runs) require_plottable(run);
 
@@ -72,24 +71,24 @@ GnuplotScript variability_figure(const std::vector<LabelledRun>& runs,
       for (const auto& p : pareto::pareto_front(objectives))
         front_rows += number(p[0]) + " " + number(utility_axis_value(p[1], options.accuracy)) + "\n";
       const std::string tag = "r" + std::to_string(k) + "s" + std::to_string(s);
-      plots.push_back(script.data(tag, rows) + " using 1:2 with lines lw " + (s == 1 ? "3" : "2") +
-                      " dt " + std::to_string(statistics[s].dash) + " lc rgb " + literal(style.color) +
-                      " title " + literal(std::string("front of ") + statistics[s].name));
+      plots.push_back(script.data(tag, rows) + " using 1:2 with lines lw " + (s == 1 ? "3" : "2") + " dt " +
+                      std::to_string(statistics[s].dash) + " lc rgb " + literal(style.color) + " title " +
+                      literal(std::string("front of ") + statistics[s].name));
       plots.push_back(script.data(tag + "p", front_rows) + " using 1:2 with points pt " +
                       std::to_string(s == 1 ? style.point : style.open_point) + " ps 1.1 lc rgb " +
                       literal(style.color) + " notitle");
     }
     if (!has_repeat_spread(run.data))
-      captions.push_back(run.label + ": every evaluation has utility_min = utility_max (one repeat?): the three fronts coincide");
+      captions.push_back(run.label +
+                         ": every evaluation has utility_min = utility_max (one repeat?): the three fronts coincide");
     const std::string failed = failed_list(run.data);
     if (!failed.empty()) captions.push_back("failed, not plotted — " + run.label + ": " + failed);
   }
 
   script.command(common_setup());
   script.command("set title " +
-                 literal("Variability of the Pareto front across repeats — problem " +
-                        runs.front().data.info.problem +
-                        "\nfronts of each setting's mean, best (max utility) and worst (min utility) repeat") +
+                 literal("Variability of the Pareto front across repeats — problem " + runs.front().data.info.problem +
+                         "\nfronts of each setting's mean, best (max utility) and worst (min utility) repeat") +
                  " noenhanced");
   finish_objective_figure(script, epsilon_label(common_delta(all)), utility_axis_label(options.accuracy), x_lo, x_hi,
                           y_lo, y_hi, captions, plots);

@@ -6,7 +6,9 @@
 
 namespace dpareto::privacy {
 
-const char* to_string(AccountantKind kind) { return kind == AccountantKind::pld ? "pld" : "rdp"; }
+const char* to_string(AccountantKind kind) {
+  return kind == AccountantKind::pld ? "pld" : "rdp";
+}
 
 AccountantKind parse_accountant(const std::string& text, const std::string& source) {
   if (text == "rdp") return AccountantKind::rdp;
@@ -19,7 +21,8 @@ std::unique_ptr<Accountant> make_accountant(AccountantKind kind) {
   return std::make_unique<RdpAccountant>();
 }
 
-EpsilonResult dpsgd_epsilon(AccountantKind kind, Sampling sampling, double q, double sigma, long long steps, double delta) {
+EpsilonResult dpsgd_epsilon(AccountantKind kind, Sampling sampling, double q, double sigma, long long steps,
+                            double delta) {
   if (kind == AccountantKind::rdp) return dpsgd_epsilon(sampling, q, sigma, steps, delta);
   if (!(delta > 0 && delta < 1)) throw InputError("delta = " + format_number(delta) + " must be in (0, 1)");
   PldAccountant accountant;

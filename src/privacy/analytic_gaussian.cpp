@@ -1,7 +1,7 @@
 #include "dpareto/privacy/analytic_gaussian.hpp"
 
-#include <boost/math/tools/toms748_solve.hpp>
 #include <algorithm>
+#include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <cstdint>
 
@@ -33,7 +33,9 @@ double mills_ratio(double x) {
 }
 
 // Relative tolerance for the bracketing solvers (toms748 stops when the bracket is this tight).
-bool tight(double a, double b) { return std::abs(b - a) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
+bool tight(double a, double b) {
+  return std::abs(b - a) <= 1e-12 * std::max(std::abs(a), std::abs(b));
+}
 
 }  // namespace
 

@@ -22,7 +22,8 @@ double calibrate_sigma(Sampling sampling, double q, long long steps, double epsi
                        const std::vector<double>& orders, Conversion conversion) {
   check_target(epsilon, delta);
   if (steps < 1) throw InputError("steps = " + std::to_string(steps) + " must be >= 1 to calibrate sigma");
-  if (!(q > 0 && q <= 1)) throw InputError("sampling rate q = " + format_number(q) + " must be in (0, 1] to calibrate sigma");
+  if (!(q > 0 && q <= 1))
+    throw InputError("sampling rate q = " + format_number(q) + " must be in (0, 1] to calibrate sigma");
   // ε(σ) is continuous and nonincreasing; solve in s = log σ.
   auto f = [&](double s) {
     return dpsgd_epsilon(sampling, q, std::exp(s), steps, delta, orders, conversion).epsilon - epsilon;
@@ -56,7 +57,8 @@ long long max_steps(Sampling sampling, double q, double sigma, double epsilon, d
   long long good = 1, bad = 2;
   while (fits(bad)) {
     good = bad;
-    if (bad > (1LL << 61)) throw InputError("sigma = " + format_number(sigma) + ": more than 2^61 steps fit the target");
+    if (bad > (1LL << 61))
+      throw InputError("sigma = " + format_number(sigma) + ": more than 2^61 steps fit the target");
     bad *= 2;
   }
   while (bad - good > 1) {
@@ -66,7 +68,8 @@ long long max_steps(Sampling sampling, double q, double sigma, double epsilon, d
   return good;
 }
 
-double calibrate_sigma(AccountantKind kind, Sampling sampling, double q, long long steps, double epsilon, double delta) {
+double calibrate_sigma(AccountantKind kind, Sampling sampling, double q, long long steps, double epsilon,
+                       double delta) {
   const double rdp_sigma = calibrate_sigma(sampling, q, steps, epsilon, delta);  // validates; meets the target
   if (kind == AccountantKind::rdp) return rdp_sigma;
   // ε_PLD(σ) <= ε_RDP(σ), so the RDP σ meets the target; step down until it is missed.
@@ -76,8 +79,9 @@ double calibrate_sigma(AccountantKind kind, Sampling sampling, double q, long lo
   const double floor = std::log(kMinNoiseMultiplier);
   while (f_lo <= 0) {
     if (lo <= floor)
-      throw InputError("target epsilon = " + format_number(epsilon) + " is met already at sigma = " +
-                       format_number(kMinNoiseMultiplier) + " (epsilon there is " + format_number(f_lo + epsilon) + ")");
+      throw InputError("target epsilon = " + format_number(epsilon) +
+                       " is met already at sigma = " + format_number(kMinNoiseMultiplier) + " (epsilon there is " +
+                       format_number(f_lo + epsilon) + ")");
     lo = std::max(lo - std::log(1.25), floor);
     f_lo = f(lo);
   }
@@ -97,7 +101,8 @@ long long max_steps(AccountantKind kind, Sampling sampling, double q, double sig
   if (good == 0) good = 1, bad = 2;
   while (fits(bad)) {
     good = bad;
-    if (bad > (1LL << 40)) throw InputError("sigma = " + format_number(sigma) + ": more than 2^40 steps fit the target");
+    if (bad > (1LL << 40))
+      throw InputError("sigma = " + format_number(sigma) + ": more than 2^40 steps fit the target");
     bad *= 2;
   }
   while (bad - good > 1) {

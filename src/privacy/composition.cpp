@@ -1,7 +1,7 @@
 #include "dpareto/privacy/composition.hpp"
 
-#include <boost/math/tools/toms748_solve.hpp>
 #include <algorithm>
+#include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -19,7 +19,8 @@ void check_epsilon(double epsilon, const char* name = "epsilon") {
 }
 
 void check_delta(double delta, const char* name = "delta") {
-  if (!(delta >= 0 && delta <= 1)) throw InputError(std::string(name) + " = " + format_number(delta) + " must be in [0, 1]");
+  if (!(delta >= 0 && delta <= 1))
+    throw InputError(std::string(name) + " = " + format_number(delta) + " must be in [0, 1]");
 }
 
 void check_count(long long k) {

@@ -17,9 +17,9 @@ std::vector<double> default_orders() {
   // Every order of the earlier grid is kept, so the minimum over orders can only go down (each
   // order's bound is valid on its own: a denser grid never under-reports).
   std::vector<double> orders{1.01, 1.02, 1.03, 1.05, 1.075, 1.1, 1.15, 1.2};  // tiny ε lives here
-  for (int i = 5; i <= 40; ++i) orders.push_back(0.25 * i);                  // 1.25, 1.5, ..., 10
-  for (int a = 11; a <= 256; ++a) orders.push_back(a);                         // every integer to 256
-  for (int i = 1; i <= 16; ++i)                                                // 256 .. 10^4, log-spaced
+  for (int i = 5; i <= 40; ++i) orders.push_back(0.25 * i);                   // 1.25, 1.5, ..., 10
+  for (int a = 11; a <= 256; ++a) orders.push_back(a);                        // every integer to 256
+  for (int i = 1; i <= 16; ++i)                                               // 256 .. 10^4, log-spaced
     orders.push_back(std::round(256 * std::pow(1e4 / 256, i / 16.0)));
   orders.push_back(512);  // of the earlier grid
   std::sort(orders.begin(), orders.end());
@@ -41,9 +41,15 @@ std::vector<double> dpsgd_rdp(Sampling sampling, double q, double sigma, long lo
       throw InputError("RDP order " + format_number(alpha) + " must be in (1, 1e5]");
     double per_step = 0;
     switch (sampling) {
-      case Sampling::poisson: per_step = poisson_gaussian_rdp(q, sigma, alpha); break;
-      case Sampling::fixed_size: per_step = fixed_size_gaussian_rdp(q, sigma, alpha); break;
-      case Sampling::fixed_size_general: per_step = fixed_size_general_rdp(q, sigma, alpha); break;
+      case Sampling::poisson:
+        per_step = poisson_gaussian_rdp(q, sigma, alpha);
+        break;
+      case Sampling::fixed_size:
+        per_step = fixed_size_gaussian_rdp(q, sigma, alpha);
+        break;
+      case Sampling::fixed_size_general:
+        per_step = fixed_size_general_rdp(q, sigma, alpha);
+        break;
     }
     rdp.push_back(steps == 0 ? 0.0 : static_cast<double>(steps) * per_step);  // Mironov 2017, Prop. 1
   }
@@ -58,9 +64,12 @@ EpsilonResult dpsgd_epsilon(Sampling sampling, double q, double sigma, long long
 
 const char* to_string(Sampling sampling) {
   switch (sampling) {
-    case Sampling::poisson: return "poisson";
-    case Sampling::fixed_size: return "fixed";
-    case Sampling::fixed_size_general: return "fixed-general";
+    case Sampling::poisson:
+      return "poisson";
+    case Sampling::fixed_size:
+      return "fixed";
+    case Sampling::fixed_size_general:
+      return "fixed-general";
   }
   return "unknown";
 }

@@ -17,7 +17,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Rows of the table: m <= terms(l). Non-increasing in l, as the recurrence below needs (row l at
 // index m uses rows l − 1 and l − 2 at index m − 1).
-int terms(int l) { return l <= kLongSeriesMaxOrder ? kLongSeriesTerms : kSeriesTerms; }
+int terms(int l) {
+  return l <= kLongSeriesMaxOrder ? kLongSeriesTerms : kSeriesTerms;
+}
 
 struct SeriesTable {
   // coefficient[l][m − ⌈l/2⌉] = log(l! p_{m,l} / m!) for m = ⌈l/2⌉, ..., terms(l) (p_{m,l} = 0 below).

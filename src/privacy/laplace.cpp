@@ -32,7 +32,8 @@ double laplace_epsilon(double scale, double sensitivity) {
 double laplace_rdp(double scale, double sensitivity, double alpha) {
   check_positive(scale, "Laplace scale b");
   check_positive(sensitivity, "sensitivity");
-  if (!(alpha > 1) || std::isinf(alpha)) throw InputError("RDP order " + format_number(alpha) + " must be a finite number > 1");
+  if (!(alpha > 1) || std::isinf(alpha))
+    throw InputError("RDP order " + format_number(alpha) + " must be a finite number > 1");
   const double lambda = scale / sensitivity;
   const double t1 = std::log(alpha / (2 * alpha - 1)) + (alpha - 1) / lambda;
   const double t2 = std::log((alpha - 1) / (2 * alpha - 1)) - alpha / lambda;

@@ -29,7 +29,9 @@ inline double log_expm1(double x) {
 }
 
 // log(1 + e^x).
-inline double log1p_exp(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+inline double log1p_exp(double x) {
+  return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
 
 // A sum of signed terms given by (log magnitude, sign), accumulated in linear scale relative to
 // a running reference exponent (rescaled when a term is much larger), so adding costs one exp.
@@ -66,6 +68,8 @@ inline double log_normal_cdf(double x) {
   return -0.5 * x * x - std::log(-x) - 0.5 * std::log(2 * M_PI) + std::log(series);
 }
 
-inline double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+inline double normal_cdf(double x) {
+  return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
 
 }  // namespace dpareto::privacy::detail

@@ -58,14 +58,16 @@ struct PldAccountant::Composed {
   detail::DiscretePld remove, add;
 };
 
-PldAccountant::PldAccountant(double discretization, std::vector<double> orders, Conversion conversion, bool exact_full_batch)
+PldAccountant::PldAccountant(double discretization, std::vector<double> orders, Conversion conversion,
+                             bool exact_full_batch)
     : discretization_(discretization),
       conversion_(conversion),
       exact_full_batch_(exact_full_batch),
       rdp_other_(RdpCurve::zero(orders)),
       rdp_all_(RdpCurve::zero(std::move(orders))) {
   if (!(discretization >= 0) || std::isinf(discretization))
-    throw InputError("PLD discretization h = " + format_number(discretization) + " must be a finite number > 0 (or 0: automatic)");
+    throw InputError("PLD discretization h = " + format_number(discretization) +
+                     " must be a finite number > 0 (or 0: automatic)");
 }
 
 PldAccountant::~PldAccountant() = default;
@@ -78,7 +80,8 @@ void PldAccountant::compose_subsampled_gaussian(Sampling sampling, double q, dou
     has_other_ = true;
     return;
   }
-  if (!(q > 0 && q <= 1)) throw InputError("sampling rate q = " + format_number(q) + " must be in (0, 1] for the PLD accountant");
+  if (!(q > 0 && q <= 1))
+    throw InputError("sampling rate q = " + format_number(q) + " must be in (0, 1] for the PLD accountant");
   if (!(sigma > 0) || !std::isfinite(sigma))
     throw InputError("noise multiplier sigma = " + format_number(sigma) + " must be a finite number > 0");
   if (steps < 1) throw InputError("steps = " + std::to_string(steps) + " must be >= 1 for the PLD accountant");
@@ -102,7 +105,8 @@ const PldAccountant::Composed& PldAccountant::composed(bool optimistic) const {
   // Equal (q, σ) events are one event of summed steps.
   std::map<std::pair<double, double>, long long> events;
   for (const Event& e : poisson_) events[{e.q, e.sigma}] += e.steps;
-  c->exact = exact_full_batch_ && std::all_of(poisson_.begin(), poisson_.end(), [](const Event& e) { return e.q == 1; });
+  c->exact =
+      exact_full_batch_ && std::all_of(poisson_.begin(), poisson_.end(), [](const Event& e) { return e.q == 1; });
   if (c->exact) {
     double precision = 0;  // Σ T/σ²: Gaussians compose to one of sensitivity/σ = sqrt of it
     for (const auto& [key, steps] : events) precision += static_cast<double>(steps) / (key.second * key.second);
@@ -156,7 +160,8 @@ double PldAccountant::combined_epsilon(double delta) const {
   if (!has_other_) return pld_epsilon_part(delta, false);
   double best = detail::kInf;
   for (double f : splits())
-    best = std::min(best, pld_epsilon_part(f * delta, false) + rdp_other_.epsilon((1 - f) * delta, conversion_).epsilon);
+    best =
+        std::min(best, pld_epsilon_part(f * delta, false) + rdp_other_.epsilon((1 - f) * delta, conversion_).epsilon);
   return best;
 }
 

@@ -192,7 +192,8 @@ DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
   out.h = h;
   out.offset = shift + lo;
   out.mass.resize(static_cast<std::size_t>(w));
-  for (long long i = 0; i < w; ++i) out.mass[static_cast<std::size_t>(i)] = std::max(real[(lo + i) % n] / static_cast<double>(n), 0.0);
+  for (long long i = 0; i < w; ++i)
+    out.mass[static_cast<std::size_t>(i)] = std::max(real[(lo + i) % n] / static_cast<double>(n), 0.0);
   fftw_free(real);
   fftw_free(spectrum);
   out.infinity_mass = -std::expm1(log_keep_finite);

@@ -5,7 +5,8 @@
 // x-interval and its masses are normal CDF differences. Binning the output this way is a post-
 // processing, so the atom (P_k, Q_k) at λ_k = log(P_k/Q_k) ∈ (l_k, l_{k+1}] loses nothing that a
 // coarser view would keep; what remains is to move λ_k onto the grid.
-// - pessimistic ("connect the dots", Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022): split each atom between l_k and l_{k+1} keeping both its P- and its Q-mass. The
+// - pessimistic ("connect the dots", Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022): split each atom between l_k
+// and l_{k+1} keeping both its P- and its Q-mass. The
 //   result is a valid pair whose hockey-stick curve interpolates the exact δ(ε) at the grid points
 //   and lies above it in between (δ is convex in e^ε); the exact pair is a post-processing of it,
 //   so every composition is dominated too. The split moves the mean loss up by O(h²) per step,
@@ -34,20 +35,30 @@ namespace {
 constexpr double kTailZ = 10;  // the grid covers x within 10 σ of the means: Φ̄(10) ≈ 7.6e-24
 
 // P(a < Z <= b) for Z ~ N(0, 1), by the tail (upper or lower) that avoids cancellation.
-double upper_tail(double t) { return 0.5 * std::erfc(t / M_SQRT2); }
-double lower_tail(double t) { return 0.5 * std::erfc(-t / M_SQRT2); }
+double upper_tail(double t) {
+  return 0.5 * std::erfc(t / M_SQRT2);
+}
+double lower_tail(double t) {
+  return 0.5 * std::erfc(-t / M_SQRT2);
+}
 // The tail of the side t is on: Φ̄(t) for t >= 0, Φ(t) below.
-double side_tail(double t) { return t >= 0 ? upper_tail(t) : lower_tail(t); }
+double side_tail(double t) {
+  return t >= 0 ? upper_tail(t) : lower_tail(t);
+}
 double mass_between(double a, double b, double tail_a, double tail_b) {
   if (!(b > a)) return 0;
   if (a >= 0) return std::max(tail_a - tail_b, 0.0);
   if (b <= 0) return std::max(tail_b - tail_a, 0.0);
   return std::max(1 - tail_a - tail_b, 0.0);
 }
-double std_normal_mass(double a, double b) { return mass_between(a, b, side_tail(a), side_tail(b)); }
+double std_normal_mass(double a, double b) {
+  return mass_between(a, b, side_tail(a), side_tail(b));
+}
 
 // a·b with 0·inf = 0 (far tails: a vanishing mass times a huge likelihood ratio).
-double times(double a, double b) { return a == 0 || b == 0 ? 0.0 : a * b; }
+double times(double a, double b) {
+  return a == 0 || b == 0 ? 0.0 : a * b;
+}
 
 struct Mixture {
   double q, sigma;
@@ -72,7 +83,8 @@ struct Masses {
 double single_step_loss_range(double q, double sigma) {
   const Mixture m{q, sigma};
   // remove: losses between loss(−zσ) and loss(1 + zσ); add: between −loss(zσ) and −loss(−zσ).
-  return std::max(m.loss(1 + kTailZ * sigma) - m.loss(-kTailZ * sigma), m.loss(kTailZ * sigma) - m.loss(-kTailZ * sigma));
+  return std::max(m.loss(1 + kTailZ * sigma) - m.loss(-kTailZ * sigma),
+                  m.loss(kTailZ * sigma) - m.loss(-kTailZ * sigma));
 }
 
 DiscretePld subsampled_gaussian_pld(double q, double sigma, Neighbour direction, Estimate estimate, double h) {
@@ -82,8 +94,9 @@ DiscretePld subsampled_gaussian_pld(double q, double sigma, Neighbour direction,
   const double lmin = remove ? mix.loss(-kTailZ * sigma) : -mix.loss(kTailZ * sigma);
   const double lmax = remove ? mix.loss(1 + kTailZ * sigma) : -mix.loss(-kTailZ * sigma);
   if (!((lmax - lmin) / h < static_cast<double>(kMaxGridPoints)))
-    throw InputError("PLD discretization h = " + format_number(h) + " needs more than 2^27 grid points for one step (q = " +
-                     format_number(q) + ", sigma = " + format_number(sigma) + "); choose a larger discretization");
+    throw InputError("PLD discretization h = " + format_number(h) +
+                     " needs more than 2^27 grid points for one step (q = " + format_number(q) +
+                     ", sigma = " + format_number(sigma) + "); choose a larger discretization");
   const long long i_lo = static_cast<long long>(std::floor(lmin / h));
   const long long i_hi = std::max(static_cast<long long>(std::ceil(lmax / h)), i_lo + 1);
   const std::size_t n = static_cast<std::size_t>(i_hi - i_lo);  // buckets; grid points n + 1
@@ -184,7 +197,8 @@ DiscretePld subsampled_gaussian_pld(double q, double sigma, Neighbour direction,
   std::size_t first = 0, last = pld.mass.size();
   while (first + 1 < last && pld.mass[first] == 0) ++first;
   while (last > first + 1 && pld.mass[last - 1] == 0) --last;
-  pld.mass = std::vector<double>(pld.mass.begin() + static_cast<long>(first), pld.mass.begin() + static_cast<long>(last));
+  pld.mass =
+      std::vector<double>(pld.mass.begin() + static_cast<long>(first), pld.mass.begin() + static_cast<long>(last));
   pld.offset += static_cast<long long>(first);
   return pld;
 }

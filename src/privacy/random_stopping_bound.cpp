@@ -17,13 +17,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 void check_curve(const std::vector<double>& orders, const std::vector<double>& rdp) {
   if (orders.empty() || orders.size() != rdp.size())
-    throw InputError("random stopping: " + std::to_string(orders.size()) + " orders but " +
-                     std::to_string(rdp.size()) + " RDP values");
+    throw InputError("random stopping: " + std::to_string(orders.size()) + " orders but " + std::to_string(rdp.size()) +
+                     " RDP values");
 }
 }  // namespace
 
-std::vector<double> poisson_stopping_rdp(const std::vector<double>& orders,
-                                         const std::vector<double>& candidate_rdp, double mu) {
+std::vector<double> poisson_stopping_rdp(const std::vector<double>& orders, const std::vector<double>& candidate_rdp,
+                                         double mu) {
   // The bound's log(μ)/(α−1) term is negative below μ = 1, where it can fall below 0 (a perfectly
   // private base run would get a negative RDP): the theorem gives no valid bound there.
   if (!(mu >= 1) || std::isinf(mu))
@@ -50,8 +50,8 @@ double truncated_negative_binomial_mean(double eta, double gamma) {
 }
 
 std::vector<double> truncated_negative_binomial_stopping_rdp(const std::vector<double>& orders,
-                                                             const std::vector<double>& candidate_rdp,
-                                                             double eta, double gamma) {
+                                                             const std::vector<double>& candidate_rdp, double eta,
+                                                             double gamma) {
   const double log_mean = std::log(truncated_negative_binomial_mean(eta, gamma));
   check_curve(orders, candidate_rdp);
   // The α̂-dependent part is the same for every α: minimize it once.
@@ -63,8 +63,7 @@ std::vector<double> truncated_negative_binomial_stopping_rdp(const std::vector<d
     best_hat = std::min(best_hat, v);
   }
   std::vector<double> out(orders.size());
-  for (std::size_t i = 0; i < orders.size(); ++i)
-    out[i] = candidate_rdp[i] + best_hat + log_mean / (orders[i] - 1);
+  for (std::size_t i = 0; i < orders.size(); ++i) out[i] = candidate_rdp[i] + best_hat + log_mean / (orders[i] - 1);
   return out;
 }
 

@@ -11,10 +11,16 @@ void RdpAccountant::compose_subsampled_gaussian(Sampling sampling, double q, dou
   curve_ += RdpCurve(curve_.orders(), dpsgd_rdp(sampling, q, sigma, steps, curve_.orders()));
 }
 
-void RdpAccountant::compose_rdp(const RdpCurve& curve) { curve_ += curve; }
+void RdpAccountant::compose_rdp(const RdpCurve& curve) {
+  curve_ += curve;
+}
 
-EpsilonResult RdpAccountant::epsilon(double delta) const { return curve_.epsilon(delta, conversion_); }
+EpsilonResult RdpAccountant::epsilon(double delta) const {
+  return curve_.epsilon(delta, conversion_);
+}
 
-DeltaResult RdpAccountant::delta(double epsilon) const { return curve_.delta(epsilon, conversion_); }
+DeltaResult RdpAccountant::delta(double epsilon) const {
+  return curve_.delta(epsilon, conversion_);
+}
 
 }  // namespace dpareto::privacy

@@ -1,8 +1,8 @@
 #include "dpareto/privacy/rdp_conversion.hpp"
 
 #include <cmath>
-#include <string>
 #include <limits>
+#include <string>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -16,14 +16,14 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 void check_curve(const std::vector<double>& orders, const std::vector<double>& rdp) {
   if (orders.empty()) throw InputError("RDP conversion: the list of orders is empty");
   if (orders.size() != rdp.size())
-    throw InputError("RDP conversion: " + std::to_string(orders.size()) + " orders but " +
-                     std::to_string(rdp.size()) + " RDP values");
+    throw InputError("RDP conversion: " + std::to_string(orders.size()) + " orders but " + std::to_string(rdp.size()) +
+                     " RDP values");
   for (std::size_t i = 0; i < orders.size(); ++i) {
     if (!(orders[i] > 1) || !std::isfinite(orders[i]))
       throw InputError("RDP order " + format_number(orders[i]) + " must be a finite number > 1");
     if (std::isnan(rdp[i]) || rdp[i] < 0)
-      throw NumericalError("RDP value " + format_number(rdp[i]) + " at order " +
-                           format_number(orders[i]) + " is not a number >= 0");
+      throw NumericalError("RDP value " + format_number(rdp[i]) + " at order " + format_number(orders[i]) +
+                           " is not a number >= 0");
   }
 }
 
@@ -43,8 +43,8 @@ double log_delta_at(double alpha, double rdp, double epsilon, Conversion convers
 
 }  // namespace
 
-EpsilonResult rdp_to_epsilon(const std::vector<double>& orders, const std::vector<double>& rdp,
-                             double delta, Conversion conversion) {
+EpsilonResult rdp_to_epsilon(const std::vector<double>& orders, const std::vector<double>& rdp, double delta,
+                             Conversion conversion) {
   if (!(delta > 0 && delta < 1)) throw InputError("delta = " + format_number(delta) + " must be in (0, 1)");
   check_curve(orders, rdp);
   const double log_delta = std::log(delta);
@@ -62,8 +62,8 @@ EpsilonResult rdp_to_epsilon(const std::vector<double>& orders, const std::vecto
   return best;
 }
 
-DeltaResult rdp_to_delta(const std::vector<double>& orders, const std::vector<double>& rdp,
-                         double epsilon, Conversion conversion) {
+DeltaResult rdp_to_delta(const std::vector<double>& orders, const std::vector<double>& rdp, double epsilon,
+                         Conversion conversion) {
   if (!(epsilon >= 0) || std::isinf(epsilon))
     throw InputError("epsilon = " + format_number(epsilon) + " must be a finite number >= 0");
   check_curve(orders, rdp);

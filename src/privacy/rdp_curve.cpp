@@ -42,7 +42,8 @@ RdpCurve& RdpCurve::operator+=(const RdpCurve& other) {
 }
 
 RdpCurve RdpCurve::times(double k) const {
-  if (!(k >= 0) || !std::isfinite(k)) throw InputError("RDP curve: composition count " + format_number(k) + " must be >= 0");
+  if (!(k >= 0) || !std::isfinite(k))
+    throw InputError("RDP curve: composition count " + format_number(k) + " must be >= 0");
   RdpCurve out = *this;
   for (double& v : out.values_) v = k == 0 ? 0.0 : k * v;
   return out;

@@ -17,7 +17,9 @@ using detail::kInf;
 namespace {
 
 // a(k) = (k² − k)/(2σ²): log E_{N(0,σ²)}[e^{k(2z−1)/(2σ²)}], the Gaussian's log moment.
-double moment_exponent(double k, double sigma) { return (k * k - k) / (2 * sigma * sigma); }
+double moment_exponent(double k, double sigma) {
+  return (k * k - k) / (2 * sigma * sigma);
+}
 
 // Integer α (Mironov et al. 2019, Sec. 3.3): A_α = Σ_k C(α,k)(1−q)^{α−k} q^k e^{a(k)}. Since
 // Σ_k C(α,k)(1−q)^{α−k} q^k = 1, A_α − 1 = Σ_{k≥2} C(α,k)(1−q)^{α−k} q^k expm1(a(k)): positive
@@ -78,14 +80,13 @@ double poisson_fractional_log_a(double q, double sigma, double alpha) {
     const double i = static_cast<double>(n), j = alpha - i;
     double log_t1 = -kInf;
     if (!minus_one) {
-      log_t1 = log_binomial + j * l1q + i * lq + moment_exponent(i, sigma) +
-               detail::log_normal_cdf((z0 - i) / sigma);
+      log_t1 = log_binomial + j * l1q + i * lq + moment_exponent(i, sigma) + detail::log_normal_cdf((z0 - i) / sigma);
     } else if (n >= 2) {
       const double a = moment_exponent(i, sigma);
       double log_b;
       if (i <= z0) {
-        const double b = -std::expm1(-a) - detail::normal_cdf((i - z0) / sigma) +
-                         std::exp(-a) * ((1 - i) * phi_m0 + i * phi_m1);
+        const double b =
+            -std::expm1(-a) - detail::normal_cdf((i - z0) / sigma) + std::exp(-a) * ((1 - i) * phi_m0 + i * phi_m1);
         log_b = a + std::log(b);
       } else {
         const double log_p = a + detail::log_normal_cdf((z0 - i) / sigma);
@@ -94,8 +95,8 @@ double poisson_fractional_log_a(double q, double sigma, double alpha) {
       }
       log_t1 = log_binomial + j * l1q + i * lq + log_b;
     }
-    const double log_t2 = log_binomial + j * lq + i * l1q + moment_exponent(j, sigma) +
-                          detail::log_normal_cdf((j - z0) / sigma);
+    const double log_t2 =
+        log_binomial + j * lq + i * l1q + moment_exponent(j, sigma) + detail::log_normal_cdf((j - z0) / sigma);
     sum.add(log_t1, negative);
     sum.add(log_t2, negative);
     if (i > alpha + 1) {
@@ -105,9 +106,8 @@ double poisson_fractional_log_a(double q, double sigma, double alpha) {
       if (small && past_hump) {
         sum.add(detail::log_add(log_t1, log_t2), false);  // bound of the omitted tail
         if (!sum.positive())
-          throw NumericalError("Poisson-subsampled Gaussian RDP: series lost precision at q = " +
-                               format_number(q) + ", sigma = " + format_number(sigma) +
-                               ", order = " + format_number(alpha));
+          throw NumericalError("Poisson-subsampled Gaussian RDP: series lost precision at q = " + format_number(q) +
+                               ", sigma = " + format_number(sigma) + ", order = " + format_number(alpha));
         return minus_one ? detail::log1p_exp(sum.log_value()) : sum.log_value();
       }
     }
@@ -115,9 +115,8 @@ double poisson_fractional_log_a(double q, double sigma, double alpha) {
     log_binomial += std::log(std::abs(alpha - i)) - std::log(i + 1);
     if (alpha - i < 0) negative = !negative;
   }
-  throw NumericalError("Poisson-subsampled Gaussian RDP: series did not converge at q = " +
-                       format_number(q) + ", sigma = " + format_number(sigma) +
-                       ", order = " + format_number(alpha));
+  throw NumericalError("Poisson-subsampled Gaussian RDP: series did not converge at q = " + format_number(q) +
+                       ", sigma = " + format_number(sigma) + ", order = " + format_number(alpha));
 }
 
 // log of the j = 2 term's factor, min{4(e^{ε(2)} − 1), 2e^{ε(2)}} with ε(2) = 1/σ² (WBK19 Thm 9 and
@@ -137,7 +136,6 @@ double log1p_sum(const std::vector<double>& terms) {
   for (double t : terms) sum += std::exp(t - top);
   return detail::log1p_exp(top + std::log(sum));
 }
-
 
 // log Δ^l g(0) for even l <= kMaxForwardDifferenceOrder at one σ, computed on demand and kept for
 // the next call with the same σ (dpsgd_rdp asks for every order at one σ; calibration moves σ).

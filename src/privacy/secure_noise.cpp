@@ -63,8 +63,7 @@ BigInt discrete_laplace_big(RandomSource& source, const BigInt& s, const BigInt&
 
 Rational exact_rational(double value, const char* what) {
   if (!std::isfinite(value) || value < 0) {
-    throw InputError(std::string(what) + " = " + std::to_string(value) +
-                     " must be finite and non-negative");
+    throw InputError(std::string(what) + " = " + std::to_string(value) + " must be finite and non-negative");
   }
   if (value == 0) return {0, 1};
   int exponent = 0;
@@ -121,8 +120,7 @@ void OsRandomSource::fill(std::span<std::uint8_t> out) {
   }
 }
 
-ChaChaRandomSource::ChaChaRandomSource(const Key& key, bool reproducible)
-    : key_(key), reproducible_(reproducible) {}
+ChaChaRandomSource::ChaChaRandomSource(const Key& key, bool reproducible) : key_(key), reproducible_(reproducible) {}
 
 ChaChaRandomSource::ChaChaRandomSource(std::uint64_t seed) : reproducible_(true) {
   for (std::uint32_t i = 0; i < 4; ++i) {
@@ -133,7 +131,7 @@ ChaChaRandomSource::ChaChaRandomSource(std::uint64_t seed) : reproducible_(true)
 }
 
 std::array<std::uint8_t, 64> ChaChaRandomSource::block(const Key& key, std::uint32_t counter,
-                                                        const std::array<std::uint32_t, 3>& nonce) {
+                                                       const std::array<std::uint32_t, 3>& nonce) {
   std::array<std::uint32_t, 16> words{};
   chacha_words(key, counter, nonce, words.data(), words.size());
   std::array<std::uint8_t, 64> out{};
@@ -205,7 +203,8 @@ BigInt uniform_below(RandomSource& source, const BigInt& bound) {
 std::vector<std::size_t> uniform_permutation(std::size_t n, RandomSource& source) {
   std::vector<std::size_t> p(n);
   for (std::size_t i = 0; i < n; ++i) p[i] = i;
-  for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[static_cast<std::size_t>(uniform_below(source, BigInt(i)))]);
+  for (std::size_t i = n; i > 1; --i)
+    std::swap(p[i - 1], p[static_cast<std::size_t>(uniform_below(source, BigInt(i)))]);
   return p;
 }
 

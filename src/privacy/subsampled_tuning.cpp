@@ -30,7 +30,8 @@ class ByOrder {
       throw InputError(std::string(name_) + " RDP curve has no value at order " + std::to_string(j) +
                        " (given for orders 2.." + std::to_string(values_.size() - 1) + ")");
     const double v = values_[static_cast<std::size_t>(j)];
-    if (std::isnan(v) || v < 0) throw InputError(std::string(name_) + " RDP value at order " + std::to_string(j) + " is not >= 0");
+    if (std::isnan(v) || v < 0)
+      throw InputError(std::string(name_) + " RDP value at order " + std::to_string(j) + " is not >= 0");
     return k * v;
   }
 
@@ -40,7 +41,9 @@ class ByOrder {
 };
 
 // log(q^k) with log(0^0) = 0.
-double log_power(double q, double k) { return k == 0 ? 0 : k * std::log(q); }
+double log_power(double q, double k) {
+  return k == 0 ? 0 : k * std::log(q);
+}
 
 double log_binomial(long long n, long long k) {
   return std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0);
@@ -56,12 +59,13 @@ class LogSum {
   double value_ = -kInf;
 };
 
-bool integer_order(double alpha) { return alpha >= 2 && std::round(alpha) == alpha; }
+bool integer_order(double alpha) {
+  return alpha >= 2 && std::round(alpha) == alpha;
+}
 
 }  // namespace
 
-std::vector<double> subsampled_tuning_rdp(const std::vector<double>& orders,
-                                          const std::vector<double>& tune_by_order,
+std::vector<double> subsampled_tuning_rdp(const std::vector<double>& orders, const std::vector<double>& tune_by_order,
                                           const std::vector<double>& base_by_order, double q) {
   check_rate(q);
   const ByOrder tune(tune_by_order, "tuning"), base(base_by_order, "base");
@@ -117,8 +121,7 @@ std::vector<double> poisson_subsampled_rdp(const std::vector<double>& orders,
     if (e2 > 0) s.add(log_binomial(a, 2) + 2 * std::log(q) + log_power(p, alpha - 2) + detail::log_expm1(e2));
     for (long long j = 3; j <= a; ++j) {
       const double e = mech.scaled(j, double(j - 1));
-      s.add(log_binomial(a, j) + j * std::log(q) + log_power(p, double(a - j)) +
-            detail::log_sub(std::log(3.0) + e, 0));
+      s.add(log_binomial(a, j) + j * std::log(q) + log_power(p, double(a - j)) + detail::log_sub(std::log(3.0) + e, 0));
     }
     out.push_back(detail::log1p_exp(s.value()) / (alpha - 1));
   }

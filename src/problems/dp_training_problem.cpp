@@ -54,14 +54,19 @@ std::vector<Parameter> dp_training_parameters(bool mnist, int max_epochs, int lo
 
 learn::Split load(DataSource source, const std::string& data_dir) {
   switch (source) {
-    case DataSource::adult: return learn::load_adult(learn::resolve_data_dir(data_dir));
-    case DataSource::mnist: return learn::load_mnist(learn::resolve_data_dir(data_dir));
-    case DataSource::synthetic: return learn::make_gaussian_mixture({}, 1);
+    case DataSource::adult:
+      return learn::load_adult(learn::resolve_data_dir(data_dir));
+    case DataSource::mnist:
+      return learn::load_mnist(learn::resolve_data_dir(data_dir));
+    case DataSource::synthetic:
+      return learn::make_gaussian_mixture({}, 1);
   }
   throw InputError("unknown data source");
 }
 
-int default_threads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+int default_threads() {
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 }  // namespace
 
@@ -83,8 +88,9 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   // replace-one (q = 0.01, T = 10^4, epsilon 1: sigma 4.13 with noise L*sigma, against 8.17 with
   // noise 2L*sigma even with the Gaussian-specific bound). sampling=fixed-general is DPareto's own.
   sampling_ = privacy::parse_sampling(option_string(options, "sampling", "poisson"), "option sampling");
-  accountant_ = privacy::parse_accountant(option_string(options, "accountant", privacy::to_string(privacy::kDefaultAccountant)),
-                                          spec_.name + ": option accountant");
+  accountant_ =
+      privacy::parse_accountant(option_string(options, "accountant", privacy::to_string(privacy::kDefaultAccountant)),
+                                spec_.name + ": option accountant");
   if (subset < 0) throw InputError("option train_subset=" + std::to_string(subset) + ": expected >= 0 (0 = all)");
   if (max_epochs < 1) throw InputError("option max_epochs=" + std::to_string(max_epochs) + ": expected >= 1");
   if (repeats_ < 1) throw InputError("option repeats=" + std::to_string(repeats_) + ": expected >= 1");
@@ -97,8 +103,7 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
       for (const auto& f : data_.train_files) files += (files.empty() ? "" : ", ") + f.string();
       throw InputError((files.empty() ? spec_.name : files) + ": examples have " + std::to_string(part->dimension()) +
                        " features, the model " + spec_.architecture.name + " of " + spec_.name + " expects " +
-                       std::to_string(spec_.architecture.inputs) +
-                       (mnist ? " (28x28 images)" : ""));
+                       std::to_string(spec_.architecture.inputs) + (mnist ? " (28x28 images)" : ""));
     }
   if (roles_.split != TrainingSplit::all) data_.train = data_.train.subset(kept_rows(data_.train.size(), roles_));
   if (subset > 0 && subset < data_.train.size()) {
@@ -109,15 +114,15 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   }
   const int lot_lo = mnist ? 16 : 8;
   if (data_.train.size() < lot_lo)
-    throw InputError("option train_subset=" + std::to_string(subset) + ": expected at least " +
-                     std::to_string(lot_lo) + " (the smallest lot)");
+    throw InputError("option train_subset=" + std::to_string(subset) + ": expected at least " + std::to_string(lot_lo) +
+                     " (the smallest lot)");
   space_ = space::Space(dp_training_parameters(mnist, max_epochs, data_.train.size()));
 
   settings_ = {{"model", spec_.architecture.name},
                {"optimizer", spec_.optimizer == learn::Optimizer::adam ? "adam" : "sgd"},
                {"dataset", spec_.data == DataSource::adult ? "adult (a9a)"
-                           : mnist                          ? "mnist"
-                                                            : "synthetic gaussian mixture (seed 1)"},
+                           : mnist                         ? "mnist"
+                                                           : "synthetic gaussian mixture (seed 1)"},
                {"train_size", std::to_string(data_.train.size())},
                {"test_size", std::to_string(data_.test.size())},
                {"train_subset", subset > 0 ? std::to_string(subset) + " (the first N examples)" : "all"},
@@ -127,8 +132,8 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
                {"sampling", privacy::to_string(sampling_)},
                {"accountant", privacy::to_string(accountant_)},
                {"delta", format_number(delta())}};
-  settings_["data_dir"] = spec_.data == DataSource::synthetic ? "none (generated data)"
-                                                               : learn::resolve_data_dir(data_dir).string();
+  settings_["data_dir"] =
+      spec_.data == DataSource::synthetic ? "none (generated data)" : learn::resolve_data_dir(data_dir).string();
   // The data roles, recorded with every run, study and candidate file (issue 17).
   settings_["split"] = to_string(roles_.split);
   if (roles_.split != TrainingSplit::all) settings_["proxy_fraction"] = format_number(roles_.proxy_fraction);
@@ -139,10 +144,11 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
 }
 
 std::string DpTrainingProblem::data_roles_text() const {
-  const std::string split = roles_.split == TrainingSplit::all
-                                ? "all training rows"
-                                : std::string(roles_.split == TrainingSplit::proxy ? "the proxy split" : "the private split") +
-                                      " (proxy_fraction " + format_number(roles_.proxy_fraction) + ")";
+  const std::string split =
+      roles_.split == TrainingSplit::all
+          ? "all training rows"
+          : std::string(roles_.split == TrainingSplit::proxy ? "the proxy split" : "the private split") +
+                " (proxy_fraction " + format_number(roles_.proxy_fraction) + ")";
   return "training rows: " + std::to_string(data_.train.size()) + " of " + settings_.at("dataset") + ", " + split +
          ", " + roles_.training_role() + (roles_.declared_public ? " (declared by data_role=public)" : "") +
          "; utility and test accuracy: the test split (" + std::to_string(data_.test.size()) + " rows)";

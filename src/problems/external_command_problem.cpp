@@ -65,14 +65,28 @@ std::string normalize_python_json(const std::string& text) {
     const char c = text[i];
     if (in_string) {
       out += c;
-      if (c == '\\' && i + 1 < text.size()) out += text[++i];
-      else if (c == '"') in_string = false;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') in_string = true;
-    if (text.compare(i, 3, "NaN") == 0) { out += "null"; i += 2; continue; }
-    if (text.compare(i, 9, "-Infinity") == 0) { out += "\"-inf\""; i += 8; continue; }
-    if (text.compare(i, 8, "Infinity") == 0) { out += "\"inf\""; i += 7; continue; }
+    if (text.compare(i, 3, "NaN") == 0) {
+      out += "null";
+      i += 2;
+      continue;
+    }
+    if (text.compare(i, 9, "-Infinity") == 0) {
+      out += "\"-inf\"";
+      i += 8;
+      continue;
+    }
+    if (text.compare(i, 8, "Infinity") == 0) {
+      out += "\"inf\"";
+      i += 7;
+      continue;
+    }
     out += c;
   }
   return out;
@@ -80,7 +94,8 @@ std::string normalize_python_json(const std::string& text) {
 
 std::string excerpt(const std::string& raw) {
   const auto first = raw.find_first_not_of(" \t\r\n");
-  const std::string text = first == std::string::npos ? "" : raw.substr(first, raw.find_last_not_of(" \t\r\n") - first + 1);
+  const std::string text =
+      first == std::string::npos ? "" : raw.substr(first, raw.find_last_not_of(" \t\r\n") - first + 1);
   std::string s = text.substr(0, 80);
   for (char& c : s)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
@@ -114,8 +129,7 @@ ExternalCommandProblem::ExternalCommandProblem(space::Space space, ExternalComma
   const std::string& src = options_.source;
   if (!(options_.timeout_seconds >= 0)) throw InputError(src + ": the timeout must be non-negative");
   for (const auto& p : space_.parameters())
-    if (p.name == "seed")
-      throw InputError(src + ": a parameter named 'seed' collides with the {seed} placeholder");
+    if (p.name == "seed") throw InputError(src + ": a parameter named 'seed' collides with the {seed} placeholder");
   Word word;
   bool in_word = false;
   char quote = 0;
@@ -152,8 +166,7 @@ ExternalCommandProblem::ExternalCommandProblem(space::Space space, ExternalComma
         } catch (const InputError&) {
           std::string known;
           for (const auto& p : space_.parameters()) known += p.name + ", ";
-          throw InputError(src + ": placeholder {" + name + "} names no parameter (known: " + known +
-                           "seed)");
+          throw InputError(src + ": placeholder {" + name + "} names no parameter (known: " + known + "seed)");
         }
       }
       word.push_back({name, index});
@@ -208,17 +221,19 @@ Evaluation ExternalCommandProblem::evaluate(const space::Params& params, std::ui
   return e;
 }
 
-std::vector<std::string> ExternalCommandProblem::command_line(const space::Params& params,
-                                                              std::uint64_t seed) const {
+std::vector<std::string> ExternalCommandProblem::command_line(const space::Params& params, std::uint64_t seed) const {
   if (params.size() != space_.dimension())
     throw Error("external oracle: expected " + std::to_string(space_.dimension()) + " values");
   std::vector<std::string> argv;
   for (const auto& word : words_) {
     std::string text;
     for (const auto& piece : word) {
-      if (piece.placeholder == -2) text += piece.text;
-      else if (piece.placeholder == -1) text += std::to_string(seed);
-      else text += safe_number(params[piece.placeholder], "parameter '" + piece.text + "'");
+      if (piece.placeholder == -2)
+        text += piece.text;
+      else if (piece.placeholder == -1)
+        text += std::to_string(seed);
+      else
+        text += safe_number(params[piece.placeholder], "parameter '" + piece.text + "'");
     }
     argv.push_back(std::move(text));
   }
@@ -232,8 +247,7 @@ std::string ExternalCommandProblem::log_path(std::uint64_t seed) const {
   return options_.log_directory + name;
 }
 
-ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& params,
-                                                           std::uint64_t seed) const {
+ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& params, std::uint64_t seed) const {
   Output out;
   const std::vector<std::string> args = command_line(params, seed);
   std::vector<std::string> env_strings;
@@ -272,8 +286,8 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
 
   const auto start = Clock::now();
   const bool has_timeout = options_.timeout_seconds > 0;
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(options_.timeout_seconds));
+  const auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options_.timeout_seconds));
   ::fcntl(pipe_fds[0], F_SETFL, ::fcntl(pipe_fds[0], F_GETFL) | O_NONBLOCK);
   std::string text;
   std::size_t dropped = 0;  // bytes of stdout cut from the front to keep the last max_stdout_bytes
@@ -333,8 +347,7 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
   const std::string tail = last_log_line(log);
   const std::string tail_note = tail.empty() ? "" : "; last stderr line: " + tail;
   if (timed_out) {
-    out.message = "timed out after " + format_number(options_.timeout_seconds) +
-                  " s; process group killed" + log_note;
+    out.message = "timed out after " + format_number(options_.timeout_seconds) + " s; process group killed" + log_note;
   } else if (WIFSIGNALED(status)) {
     out.message = "killed by signal " + std::to_string(WTERMSIG(status)) + tail_note + log_note;
   } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
@@ -382,10 +395,10 @@ ExternalCommandProblem::Output parse_oracle_output(const std::string& text, doub
       if (!doc.contains(key)) throw InputError(std::string("output has no \"") + key + "\"");
     out.epsilon = number_from_json(doc.at("epsilon"), "output \"epsilon\"");
     out.utility = number_from_json(doc.at("utility"), "output \"utility\"");
-    out.utility_min = doc.contains("utility_min") ? number_from_json(doc.at("utility_min"), "output \"utility_min\"")
-                                                  : out.utility;
-    out.utility_max = doc.contains("utility_max") ? number_from_json(doc.at("utility_max"), "output \"utility_max\"")
-                                                  : out.utility;
+    out.utility_min =
+        doc.contains("utility_min") ? number_from_json(doc.at("utility_min"), "output \"utility_min\"") : out.utility;
+    out.utility_max =
+        doc.contains("utility_max") ? number_from_json(doc.at("utility_max"), "output \"utility_max\"") : out.utility;
     out.delta = doc.contains("delta") ? number_from_json(doc.at("delta"), "output \"delta\"") : default_delta;
   } catch (const InputError& e) {
     out.message = e.what();

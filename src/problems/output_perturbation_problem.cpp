@@ -71,7 +71,8 @@ UtilityResult OutputPerturbationProblem::utility(const space::Params& params, st
 #pragma omp parallel for num_threads(std::min(threads_, repeats_)) schedule(dynamic)
   for (int r = 0; r < repeats_; ++r) {
     try {
-      const auto w = learn::train_output_perturbation(data_.train, cfg, derive_seed(seed, static_cast<std::uint64_t>(r)));
+      const auto w =
+          learn::train_output_perturbation(data_.train, cfg, derive_seed(seed, static_cast<std::uint64_t>(r)));
       acc[static_cast<std::size_t>(r)] = learn::linear_accuracy(w, data_.test);
     } catch (const std::exception& e) {
       errors[static_cast<std::size_t>(r)] = e.what();

@@ -12,9 +12,7 @@ namespace dpareto::problems {
 Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed) const {
   Evaluation e;
   const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   try {
     e.delta = delta();
     e.epsilon = privacy(params);

@@ -28,7 +28,9 @@ T parse_option(const ProblemOptions& options, const std::string& key, T fallback
 
 }  // namespace
 
-void register_problem(ProblemInfo info) { table()[info.name] = std::move(info); }
+void register_problem(ProblemInfo info) {
+  table()[info.name] = std::move(info);
+}
 
 std::unique_ptr<Problem> make_problem(const std::string& name, const ProblemOptions& options) {
   const auto it = table().find(name);
@@ -56,8 +58,7 @@ double option_double(const ProblemOptions& options, const std::string& key, doub
   return v;
 }
 
-std::string option_string(const ProblemOptions& options, const std::string& key,
-                          const std::string& fallback) {
+std::string option_string(const ProblemOptions& options, const std::string& key, const std::string& fallback) {
   const auto it = options.find(key);
   return it == options.end() ? fallback : it->second;
 }
@@ -68,8 +69,8 @@ void reject_unknown_options(const ProblemOptions& options, const std::vector<std
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       std::string list;
       for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw InputError("problem " + problem_name + ": unknown option '" + key + "' (known: " +
-                       (list.empty() ? "none" : list) + ")");
+      throw InputError("problem " + problem_name + ": unknown option '" + key +
+                       "' (known: " + (list.empty() ? "none" : list) + ")");
     }
   }
 }

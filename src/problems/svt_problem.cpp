@@ -55,11 +55,13 @@ double f1_score(const std::vector<int>& truth, const std::vector<int>& predicted
 }
 
 SvtProblem::SvtProblem(SvtSettings settings) : settings_(settings), space_(svt_space()) {
-  if (settings_.queries < 1) throw InputError("svt: queries must be at least 1, got " + std::to_string(settings_.queries));
+  if (settings_.queries < 1)
+    throw InputError("svt: queries must be at least 1, got " + std::to_string(settings_.queries));
   if (settings_.true_queries < 0 || settings_.true_queries > settings_.queries)
     throw InputError("svt: true_queries must be in [0, queries=" + std::to_string(settings_.queries) + "], got " +
                      std::to_string(settings_.true_queries));
-  if (settings_.repeats < 1) throw InputError("svt: repeats must be at least 1, got " + std::to_string(settings_.repeats));
+  if (settings_.repeats < 1)
+    throw InputError("svt: repeats must be at least 1, got " + std::to_string(settings_.repeats));
 }
 
 double SvtProblem::privacy(const space::Params& params) const {
@@ -100,15 +102,16 @@ std::map<std::string, std::string> SvtProblem::settings() const {
 }
 
 namespace {
-const ProblemRegistration registration({"svt", "sparse vector technique (DPareto Alg. 1): bound C, noise b",
-                                        [](const ProblemOptions& options) -> std::unique_ptr<Problem> {
-                                          reject_unknown_options(options, {"queries", "true_queries", "repeats"}, "svt");
-                                          SvtSettings s;
-                                          s.queries = option_int(options, "queries", s.queries);
-                                          s.true_queries = option_int(options, "true_queries", s.true_queries);
-                                          s.repeats = option_int(options, "repeats", s.repeats);
-                                          return std::make_unique<SvtProblem>(s);
-                                        }});
+const ProblemRegistration registration(
+    {"svt", "sparse vector technique (DPareto Alg. 1): bound C, noise b",
+     [](const ProblemOptions& options) -> std::unique_ptr<Problem> {
+       reject_unknown_options(options, {"queries", "true_queries", "repeats"}, "svt");
+       SvtSettings s;
+       s.queries = option_int(options, "queries", s.queries);
+       s.true_queries = option_int(options, "true_queries", s.true_queries);
+       s.repeats = option_int(options, "repeats", s.repeats);
+       return std::make_unique<SvtProblem>(s);
+     }});
 }  // namespace
 
 }  // namespace dpareto::problems

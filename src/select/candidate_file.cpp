@@ -17,14 +17,16 @@ CandidateFile candidates_from_json(const nlohmann::json& document, const std::st
   }
   CandidateFile file;
   file.source = source;
-  if (!document.contains("problem") || !document["problem"].is_string() || document["problem"].get<std::string>().empty()) {
+  if (!document.contains("problem") || !document["problem"].is_string() ||
+      document["problem"].get<std::string>().empty()) {
     throw InputError(source + ": \"problem\" must be a non-empty string");
   }
   file.problem = document["problem"].get<std::string>();
   if (!document.contains("candidates") || !document["candidates"].is_array() || document["candidates"].empty()) {
     throw InputError(source + ": \"candidates\" must be a non-empty array of objects");
   }
-  if (document.contains("measured_on")) file.measured_on = measured_on_from_json(document["measured_on"], source + ": measured_on");
+  if (document.contains("measured_on"))
+    file.measured_on = measured_on_from_json(document["measured_on"], source + ": measured_on");
   std::size_t index = 0;
   for (const auto& candidate : document["candidates"]) {
     const std::string where = source + ": candidate " + std::to_string(index);
@@ -88,8 +90,8 @@ std::optional<MeasuredOn> measured_on_from_settings(const nlohmann::json& settin
     return settings.contains(key) && settings[key].is_string() ? settings[key].get<std::string>() : fallback;
   };
   // Runs made before data roles existed trained on all rows, which count as private.
-  nlohmann::json j = {{"data_role", text("data_role", "private")}, {"split", text("split", "all")},
-                      {"data_id", text("data_id", "")}};
+  nlohmann::json j = {
+      {"data_role", text("data_role", "private")}, {"split", text("split", "all")}, {"data_id", text("data_id", "")}};
   const auto number = [&](const char* key) -> double {
     const std::string t = text(key, "");
     try {

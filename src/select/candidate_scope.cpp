@@ -11,11 +11,13 @@ constexpr const char* kCoversAll =
 
 }  // namespace
 
-CandidateScope candidate_scope(const CandidateFile& file, const problems::DpTrainingProblem& problem, bool acknowledged) {
+CandidateScope candidate_scope(const CandidateFile& file, const problems::DpTrainingProblem& problem,
+                               bool acknowledged) {
   if (!file.measured_on)
     return {"data-independent list",
-            std::string(kCoversAll) + "; the candidate list has no measured_on, so it is taken as written without the "
-                                      "data (by hand, or from public knowledge)"};
+            std::string(kCoversAll) +
+                "; the candidate list has no measured_on, so it is taken as written without the "
+                "data (by hand, or from public knowledge)"};
   const MeasuredOn& m = *file.measured_on;
   const auto settings = problem.settings();
   const int features = problem.data().train.dimension();
@@ -25,9 +27,9 @@ CandidateScope candidate_scope(const CandidateFile& file, const problems::DpTrai
                      "'s data: the front was measured on different data");
   const bool same_data = m.data_id.empty() || m.data_id == settings.at("data_id");
   if (!same_data)
-    return {"front on other data",
-            std::string(kCoversAll) + "; the candidate list depends on other data (measured_on.data_id " + m.data_id +
-                "), not on these rows"};
+    return {"front on other data", std::string(kCoversAll) +
+                                       "; the candidate list depends on other data (measured_on.data_id " + m.data_id +
+                                       "), not on these rows"};
   const auto& roles = problem.data_roles();
   if (m.split == "proxy") {
     if (roles.split != problems::TrainingSplit::private_rows || roles.proxy_fraction != m.proxy_fraction)
@@ -38,17 +40,20 @@ CandidateScope candidate_scope(const CandidateFile& file, const problems::DpTrai
                             ? std::string()
                             : ", proxy_fraction " + format_number(roles.proxy_fraction)) +
                        "); tune with --set split=private --set proxy_fraction=" + format_number(m.proxy_fraction));
-    return {"proxy front",
-            std::string(kCoversAll) + "; the candidate list comes from a front measured on the public proxy split, "
-                                      "disjoint from the private rows"};
+    return {"proxy front", std::string(kCoversAll) +
+                               "; the candidate list comes from a front measured on the public proxy split, "
+                               "disjoint from the private rows"};
   }
   if (m.data_role == "public")
-    return {"public front",
-            std::string(kCoversAll) + "; the candidate list comes from a front measured on this data declared public "
-                                      "(data_role=public): if it is not public, the candidate choice is not covered"};
+    return {"public front", std::string(kCoversAll) +
+                                "; the candidate list comes from a front measured on this data declared public "
+                                "(data_role=public): if it is not public, the candidate choice is not covered"};
   if (!acknowledged)
-    throw InputError(file.source + ": the candidates come from a front measured on the same private data (measured_on "
-                     "split=" + m.split + ", data_role private), a release no certificate can cover: explore on a "
+    throw InputError(file.source +
+                     ": the candidates come from a front measured on the same private data (measured_on "
+                     "split=" +
+                     m.split +
+                     ", data_role private), a release no certificate can cover: explore on a "
                      "public proxy (--set split=proxy), tune with --set split=private, or pass "
                      "--candidates-from-private-front to accept an uncovered candidate choice");
   return {"private front",

@@ -20,7 +20,8 @@ void check_options(const DpHypeOptions& options) {
     throw InputError("DP-HYPE sigma = " + format_number(options.sigma) + " must be a finite number > 0");
   }
   if (options.fixed_point_scale == 0 || options.fixed_point_scale > (std::uint64_t(1) << 40)) {
-    throw InputError("DP-HYPE fixed-point scale " + std::to_string(options.fixed_point_scale) + " must be in [1, 2^40]");
+    throw InputError("DP-HYPE fixed-point scale " + std::to_string(options.fixed_point_scale) +
+                     " must be in [1, 2^40]");
   }
 }
 
@@ -59,8 +60,8 @@ DpHypeOutcome dp_hype_select(const std::vector<std::vector<double>>& client_loss
   std::vector<std::int64_t> values(p);
   for (std::size_t client = 0; client < n; ++client) {
     if (client_losses[client].size() != p) {
-      throw InputError("DP-HYPE client " + std::to_string(client) + " has " + std::to_string(client_losses[client].size()) +
-                       " losses, expected " + std::to_string(p));
+      throw InputError("DP-HYPE client " + std::to_string(client) + " has " +
+                       std::to_string(client_losses[client].size()) + " losses, expected " + std::to_string(p));
     }
     const auto vote = top_k_vote(client_losses[client], options.top_k, &noise);
     for (std::size_t c = 0; c < p; ++c) {
@@ -109,8 +110,9 @@ std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeO
   // Outside s >= 1/2 the theorem says nothing, so such a grid is refused.
   if (!(grid_variance >= 0.25))
     throw InputError("DP-HYPE: per-client discrete Gaussian std " + format_number(std::sqrt(grid_variance)) +
-                     " (sigma " + format_number(options.sigma) + " x scale " + std::to_string(options.fixed_point_scale) +
-                     " / sqrt(" + std::to_string(clients) + " clients)) is below 1/2, where KLS21 Thm 1 does not hold");
+                     " (sigma " + format_number(options.sigma) + " x scale " +
+                     std::to_string(options.fixed_point_scale) + " / sqrt(" + std::to_string(clients) +
+                     " clients)) is below 1/2, where KLS21 Thm 1 does not hold");
   double tau = 0;
   for (std::size_t j = 1; j < clients; ++j) {
     tau += 10 * std::exp(-2 * std::numbers::pi * std::numbers::pi * grid_variance * double(j) / double(j + 1));
@@ -128,19 +130,21 @@ std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeO
 std::vector<double> dp_hype_client_removal_rdp(const std::vector<double>& orders, const DpHypeOptions& options,
                                                std::size_t clients, std::size_t candidates) {
   check_options(options);
-  if (clients < 2 || candidates < 1) throw InputError("DP-HYPE client removal needs at least two clients and a candidate");
+  if (clients < 2 || candidates < 1)
+    throw InputError("DP-HYPE client removal needs at least two clients and a candidate");
   const double with = options.sigma * options.sigma;
   const double without = with * double(clients - 1) / double(clients);
   const double k = double(options.top_k), d = double(candidates);
   const auto divergence = [&](double alpha, double v1, double v2) {
     const double s2 = alpha * v2 + (1 - alpha) * v1;
     if (!(s2 > 0)) return std::numeric_limits<double>::infinity();
-    return alpha * k / (2 * s2) + d / (1 - alpha) * (0.5 * std::log(s2) - 0.5 * (1 - alpha) * std::log(v1) -
-                                                     0.5 * alpha * std::log(v2));
+    return alpha * k / (2 * s2) +
+           d / (1 - alpha) * (0.5 * std::log(s2) - 0.5 * (1 - alpha) * std::log(v1) - 0.5 * alpha * std::log(v2));
   };
   std::vector<double> rdp;
   rdp.reserve(orders.size());
-  for (double alpha : orders) rdp.push_back(std::max(divergence(alpha, with, without), divergence(alpha, without, with)));
+  for (double alpha : orders)
+    rdp.push_back(std::max(divergence(alpha, with, without), divergence(alpha, without, with)));
   return rdp;
 }
 

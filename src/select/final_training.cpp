@@ -20,7 +20,8 @@
 namespace dpareto::select {
 namespace {
 
-std::vector<learn::TrainConfig> with_sigmas(std::vector<learn::TrainConfig> configs, const std::vector<double>& sigmas) {
+std::vector<learn::TrainConfig> with_sigmas(std::vector<learn::TrainConfig> configs,
+                                            const std::vector<double>& sigmas) {
   for (std::size_t i = 0; i < sigmas.size(); ++i) configs[i].noise_multiplier = sigmas[i];
   return configs;
 }
@@ -56,8 +57,10 @@ FinalTraining pld_final_training(const PlanInputs& in, const std::vector<double>
   f.tuning_epsilon = privacy::rdp_to_epsilon(in.orders, tuning_rdp, f.tuning_delta, s.conversion).epsilon;
   f.candidate_epsilon = s.target_epsilon - f.tuning_epsilon;
   if (!(f.candidate_epsilon > 0))
-    throw InputError("--target-epsilon " + format_number(s.target_epsilon) + " is too small: the tuning step alone "
-                     "needs epsilon " + format_number(f.tuning_epsilon) + " at delta/2 (lower --tuning-share)");
+    throw InputError("--target-epsilon " + format_number(s.target_epsilon) +
+                     " is too small: the tuning step alone "
+                     "needs epsilon " +
+                     format_number(f.tuning_epsilon) + " at delta/2 (lower --tuning-share)");
   std::map<std::tuple<privacy::Sampling, int, long long>, double> cache;  // σ per (sampling, lot, steps)
   for (const auto& c : in.configs) {
     const long long steps = learn::training_steps(c, in.n);
@@ -122,8 +125,8 @@ FinalTraining calibrate_final_training(const PlanInputs& in, const std::vector<d
 }
 
 nlohmann::json final_training_component(const TuningContext& context, const FinalTraining& f) {
-  auto c = rdp_component("final training on all rows (max over the candidates' curves)", context.orders,
-                         f.training_rdp);
+  auto c =
+      rdp_component("final training on all rows (max over the candidates' curves)", context.orders, f.training_rdp);
   c["per_candidate_epsilon"] = json_number(f.candidate_epsilon);
   c["noise_multipliers"] = f.sigmas;
   c["note"] = "the final run is chosen privately, so its curve is bounded uniformly over the candidates";
@@ -133,9 +136,10 @@ nlohmann::json final_training_component(const TuningContext& context, const Fina
     c["epsilon"] = json_number(f.training_epsilon);
     c["epsilon_optimistic"] = json_number(f.training_optimistic);
     c["discretization"] = json_number(f.discretization);
-    c["note"] = "each candidate's sigma is the smallest for which its run alone is (per_candidate_epsilon, delta)-DP "
-                "by the PLD accountant; epsilon is the largest candidate's PLD epsilon at this delta (the final run is "
-                "chosen privately, so it is bounded uniformly over the candidates); rdp is the same runs' RDP curve";
+    c["note"] =
+        "each candidate's sigma is the smallest for which its run alone is (per_candidate_epsilon, delta)-DP "
+        "by the PLD accountant; epsilon is the largest candidate's PLD epsilon at this delta (the final run is "
+        "chosen privately, so it is bounded uniformly over the candidates); rdp is the same runs' RDP curve";
   }
   return c;
 }

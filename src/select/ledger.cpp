@@ -41,7 +41,8 @@ void parse(const nlohmann::json& j, const std::string& where, LedgerDataset& dat
     const auto& d = j.at("dataset");
     dataset.id = d.at("id").get<std::string>();
     dataset.description = d.at("description").get<std::string>();
-    for (const auto& f : d.at("files")) dataset.files.emplace_back(f.at("name").get<std::string>(), f.at("sha256").get<std::string>());
+    for (const auto& f : d.at("files"))
+      dataset.files.emplace_back(f.at("name").get<std::string>(), f.at("sha256").get<std::string>());
     if (!j.at("cap").is_null()) {
       cap = LedgerCap{number_from_json(j["cap"].at("epsilon"), "cap.epsilon"),
                       number_from_json(j["cap"].at("delta"), "cap.delta")};

@@ -1,8 +1,8 @@
 #include "dpareto/select/model_file.hpp"
 
 #include <array>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -57,7 +57,8 @@ ModelFile read_model_file(const std::string& path, const ModelExpectation* expec
     throw InputError(path + ": not a DPMODEL1 file (bad magic)");
   ModelFile model;
   const std::uint32_t name_length = get_u32(in, path, "name length");
-  if (name_length > 4096) throw InputError(path + ": architecture name length " + std::to_string(name_length) + " too large");
+  if (name_length > 4096)
+    throw InputError(path + ": architecture name length " + std::to_string(name_length) + " too large");
   model.architecture.resize(name_length);
   if (!in.read(model.architecture.data(), name_length)) throw InputError(path + ": truncated model file (name)");
   if (expected && model.architecture != expected->architecture)

@@ -42,9 +42,13 @@ DoublingState::DoublingState(double utility_floor, double granularity)
   check_floor_and_granularity(utility_floor, granularity);
 }
 
-double DoublingState::utility() const { return utility_floor_ + double(units_) * granularity_; }
+double DoublingState::utility() const {
+  return utility_floor_ + double(units_) * granularity_;
+}
 
-double DoublingState::proposal() const { return utility_floor_ + double(units_ + step_) * granularity_; }
+double DoublingState::proposal() const {
+  return utility_floor_ + double(units_ + step_) * granularity_;
+}
 
 void DoublingState::advance(bool accumulated) {
   if (done()) throw InputError("propose-test: advance() after the loop ended");
@@ -52,7 +56,7 @@ void DoublingState::advance(bool accumulated) {
     units_ += step_;  // line 20: u ← u + step·g
     step_ *= 2;       // line 22: double-expand
   } else {
-    step_ /= 2;       // line 27: ⌊step/2⌋
+    step_ /= 2;  // line 27: ⌊step/2⌋
   }
 }
 

@@ -16,7 +16,9 @@ namespace dpareto::select {
 namespace fs = std::filesystem;
 
 namespace {
-bool is_release_file(const fs::path& name) { return name == "certificate.json" || name == "model.bin"; }
+bool is_release_file(const fs::path& name) {
+  return name == "certificate.json" || name == "model.bin";
+}
 }  // namespace
 
 void check_release_directory(const fs::path& dir) {

@@ -36,8 +36,8 @@ const privacy::ChaChaRandomSource::Key& SecureAggregation::pair_key(std::size_t 
 std::vector<std::uint64_t> SecureAggregation::mask(std::size_t client, std::span<const std::int64_t> values) const {
   if (client >= clients_) throw InputError("secure aggregation: client " + std::to_string(client) + " out of range");
   if (values.size() != length_) {
-    throw InputError("secure aggregation: client " + std::to_string(client) + " sent " +
-                     std::to_string(values.size()) + " values, expected " + std::to_string(length_));
+    throw InputError("secure aggregation: client " + std::to_string(client) + " sent " + std::to_string(values.size()) +
+                     " values, expected " + std::to_string(length_));
   }
   std::vector<std::uint64_t> out(length_);
   for (std::size_t c = 0; c < length_; ++c) out[c] = static_cast<std::uint64_t>(values[c]);  // mod 2^64

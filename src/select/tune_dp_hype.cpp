@@ -37,7 +37,9 @@ DpHypePlan plan_dp_hype(const PlanInputs& in) {
   };
   const double tuning_target = s.tuning_share * s.target_epsilon;
   plan.options.sigma = smallest_meeting_target(
-      [&](double sigma) { return privacy::rdp_to_epsilon(in.orders, vote_curve(sigma), s.delta, s.conversion).epsilon; },
+      [&](double sigma) {
+        return privacy::rdp_to_epsilon(in.orders, vote_curve(sigma), s.delta, s.conversion).epsilon;
+      },
       1e-3, 1e6, tuning_target, tuning_budget_name(s));
   plan.tuning_curve = vote_curve(plan.options.sigma);
   plan.final_training = calibrate_final_training(in, plan.tuning_curve);
@@ -67,8 +69,8 @@ TuningOutcome tune_dp_hype(TuningContext& context) {
     if (!split.rest.empty() && !split.selected.empty()) {
       const auto train = context.data().subset(split.rest), validation = context.data().subset(split.selected);
       for (std::size_t c = 0; c < p; ++c) {
-        const auto res = train_keyed(context.net(), train, extrapolate(configs[c], context.n(), train.size()),
-                                     *context.source);
+        const auto res =
+            train_keyed(context.net(), train, extrapolate(configs[c], context.n(), train.size()), *context.source);
         if (!res.diverged) client[c] = 1 - learn::accuracy(context.net(), res.params, validation, context.threads());
       }
     }

@@ -60,8 +60,8 @@ StoppingPlan plan_random_stopping_or_grid(const PlanInputs& in, int validation_r
   StoppingPlan plan;
   plan.n_train = in.n - validation_rows;
   if (validation_rows < 1 || plan.n_train < 1)
-    throw InputError("--validation-fraction " + format_number(s.validation_fraction) + " leaves an empty split of the " +
-                     std::to_string(in.n) + " training rows");
+    throw InputError("--validation-fraction " + format_number(s.validation_fraction) +
+                     " leaves an empty split of the " + std::to_string(in.n) + " training rows");
   auto& configs = plan.configs;
   for (const auto& c : in.configs) configs.push_back(extrapolate(c, in.n, plan.n_train));
   plan.stopping = effective_stopping(s, configs.size());
@@ -84,17 +84,19 @@ StoppingPlan plan_random_stopping_or_grid(const PlanInputs& in, int validation_r
     for (std::size_t i = 0; i < configs.size(); ++i) configs[i].noise_multiplier = per.sigmas[i];
     plan.calibration = {{"per_candidate_epsilon", json_number(per.candidate_epsilon)},
                         {"noise_multipliers", per.sigmas},
-                        {"note", "each candidate's sigma is the smallest for which its run alone is "
-                                 "(per_candidate_epsilon, delta)-DP (Koskela-Kulkarni Sec. 4.1); per_candidate_epsilon "
-                                 "is the largest for which the whole procedure meets the target"}};
+                        {"note",
+                         "each candidate's sigma is the smallest for which its run alone is "
+                         "(per_candidate_epsilon, delta)-DP (Koskela-Kulkarni Sec. 4.1); per_candidate_epsilon "
+                         "is the largest for which the whole procedure meets the target"}};
   } else {
-    const double sigma = smallest_meeting_target(
-        [&](double sg) { return tuning_epsilon(with_sigma(configs, sg)); }, privacy::kMinNoiseMultiplier,
-        privacy::kMaxNoiseMultiplier, s.target_epsilon, "--target-epsilon");
+    const double sigma = smallest_meeting_target([&](double sg) { return tuning_epsilon(with_sigma(configs, sg)); },
+                                                 privacy::kMinNoiseMultiplier, privacy::kMaxNoiseMultiplier,
+                                                 s.target_epsilon, "--target-epsilon");
     configs = with_sigma(configs, sigma);
     plan.calibration = {{"noise_multiplier", json_number(sigma)},
-                        {"note", "every run uses this calibrated noise multiplier; the candidates' own "
-                                 "noise_multiplier values are overridden"}};
+                        {"note",
+                         "every run uses this calibrated noise multiplier; the candidates' own "
+                         "noise_multiplier values are overridden"}};
   }
   plan.run_curve = scored_run_rdp(configs, plan.n_train, plan.score_epsilon, in.orders);
   plan.tuning_curve = stopping_rdp(plan.stopping, in.orders, plan.run_curve);
@@ -145,8 +147,9 @@ TuningOutcome tune_random_stopping_or_grid(TuningContext& context) {
                      {"training_rows", plan.n_train},
                      {"score_epsilon", json_number(plan.score_epsilon)},
                      {"score_noise_scale", json_number(privacy::round_up(score_noise_scale(plan.score_epsilon)))},
-                     {"note", "each run's score is (correct predictions + discrete Laplace(1/score_epsilon)) / rows; "
-                              "validation_utility is the selected run's noisy score"}};
+                     {"note",
+                      "each run's score is (correct predictions + discrete Laplace(1/score_epsilon)) / rows; "
+                      "validation_utility is the selected run's noisy score"}};
   const auto sel = result.selection.selected;
   const double sigma = sel ? plan.configs[*sel].noise_multiplier : 0;
   if (sel) {

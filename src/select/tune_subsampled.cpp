@@ -38,8 +38,9 @@ void fill_curves(SubsampledPlan& plan, const TuningSettings& s, int tuning_rows,
     plan.total_curve = privacy::subsampled_tuning_rdp(plan.orders, by_order(plan.tuning_curve),
                                                       by_order(plan.training_curve), s.subsample_rate);
   else
-    plan.total_curve = compose(
-        privacy::poisson_subsampled_rdp(plan.orders, by_order(plan.tuning_curve), s.subsample_rate), plan.training_curve);
+    plan.total_curve =
+        compose(privacy::poisson_subsampled_rdp(plan.orders, by_order(plan.tuning_curve), s.subsample_rate),
+                plan.training_curve);
   plan.total = privacy::rdp_to_epsilon(plan.orders, plan.total_curve, s.delta, s.conversion);
 }
 
@@ -48,8 +49,9 @@ void fill_curves(SubsampledPlan& plan, const TuningSettings& s, int tuning_rows,
 SubsampledPlan plan_subsampled(const PlanInputs& in, int tuning_rows, int validation_rows, int final_rows) {
   const auto& s = in.settings;
   if (in.configs.front().sampling != privacy::Sampling::poisson)
-    throw InputError("--method subsampled needs Poisson-sampled DP-SGD (--set sampling=poisson on the problem): "
-                     "Koskela-Kulkarni Thm 1 and 4 are for add/remove neighbours");
+    throw InputError(
+        "--method subsampled needs Poisson-sampled DP-SGD (--set sampling=poisson on the problem): "
+        "Koskela-Kulkarni Thm 1 and 4 are for add/remove neighbours");
   if (tuning_rows < 1 || validation_rows < 1 || final_rows < 1)
     throw InputError("--subsample-rate " + format_number(s.subsample_rate) + " of " + std::to_string(in.n) +
                      " rows leaves " + std::to_string(tuning_rows) + " tuning rows and " +
@@ -78,9 +80,9 @@ SubsampledPlan plan_subsampled(const PlanInputs& in, int tuning_rows, int valida
       privacy::kMinNoiseMultiplier, privacy::kMaxNoiseMultiplier, s.target_epsilon, "--target-epsilon");
   set_sigma(plan.sigma);
   const PlanInputs at_orders{in.configs, in.n, s, plan.orders};
-  plan.split = budget_split(
-      at_orders, privacy::poisson_subsampled_rdp(plan.orders, by_order(plan.tuning_curve), s.subsample_rate),
-      plan.training_curve, plan.total);
+  plan.split = budget_split(at_orders,
+                            privacy::poisson_subsampled_rdp(plan.orders, by_order(plan.tuning_curve), s.subsample_rate),
+                            plan.training_curve, plan.total);
   if (s.subsampled_variant == 1)
     plan.split["note"] = "tuning_epsilon is the Thm 4 bound of the tuning alone; the total is Thm 1's joint bound";
   return plan;
@@ -114,9 +116,9 @@ TuningOutcome tune_subsampled(TuningContext& context) {
   auto tune = rdp_component("random stopping on X1 (Papernot-Steinke; Koskela-Kulkarni Thm 5)", context.orders,
                             plan.tuning_curve);
   tune["stopping"] = c["stopping"];
-  auto train_component = rdp_component(
-      std::string("final training on ") + (s.subsampled_variant == 1 ? "X minus X1" : "X"), context.orders,
-      plan.training_curve);
+  auto train_component =
+      rdp_component(std::string("final training on ") + (s.subsampled_variant == 1 ? "X minus X1" : "X"),
+                    context.orders, plan.training_curve);
   auto whole = rdp_component(s.subsampled_variant == 1
                                  ? "variant 1: tuning on X1, training on X minus X1 (Koskela-Kulkarni Thm 1)"
                                  : "variant 2: Poisson-subsampled tuning (Koskela-Kulkarni Thm 4) + final training",

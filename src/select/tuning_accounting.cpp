@@ -88,10 +88,10 @@ double smallest_meeting_target(const std::function<double(double)>& total, doubl
   return hi;
 }
 
-PerCandidateCalibration calibrate_candidate_epsilon(
-    const std::vector<learn::TrainConfig>& configs, int n, double delta, const std::vector<double>& orders,
-    privacy::Conversion conversion, const std::function<double(const std::vector<double>&)>& total, double target,
-    const std::string& what) {
+PerCandidateCalibration calibrate_candidate_epsilon(const std::vector<learn::TrainConfig>& configs, int n, double delta,
+                                                    const std::vector<double>& orders, privacy::Conversion conversion,
+                                                    const std::function<double(const std::vector<double>&)>& total,
+                                                    double target, const std::string& what) {
   // The smallest ε_c any candidate can reach (at the largest σ): below it calibration is impossible.
   double floor = 0;
   for (const auto& c : configs) {

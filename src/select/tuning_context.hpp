@@ -72,7 +72,8 @@ inline constexpr const char* noisy_score_note =
 nlohmann::json trained_with(const learn::TrainConfig& config, int rows);
 
 // {"name": name, "rdp": [[α, ε(α)], ...]}.
-nlohmann::json rdp_component(const std::string& name, const std::vector<double>& orders, const std::vector<double>& rdp);
+nlohmann::json rdp_component(const std::string& name, const std::vector<double>& orders,
+                             const std::vector<double>& rdp);
 
 // What the certificate's guarantee assumes: the neighbouring relation of `sampling`, which sizes are
 // public, the floating-point caveat of the Gaussian noise, the exactness of the discrete noise.

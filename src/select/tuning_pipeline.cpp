@@ -4,29 +4,31 @@
 #include <cmath>
 #include <numeric>
 
+#include "certificate_dependence.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 #include "dpareto/select/tuning_accounting.hpp"
 #include "dpareto/select/tuning_data.hpp"
 #include "dpareto/select/tuning_plan.hpp"
-#include "certificate_dependence.hpp"
 #include "tuning_context.hpp"
 
 namespace dpareto::select {
 namespace {
 
-constexpr std::pair<TuningMethod, const char*> kMethodNames[] = {
-    {TuningMethod::random_stopping, "random-stopping"}, {TuningMethod::grid, "grid"},
-    {TuningMethod::subsampled, "subsampled"},           {TuningMethod::propose_test, "propose-test"},
-    {TuningMethod::dp_hype, "dp-hype"}};
+constexpr std::pair<TuningMethod, const char*> kMethodNames[] = {{TuningMethod::random_stopping, "random-stopping"},
+                                                                 {TuningMethod::grid, "grid"},
+                                                                 {TuningMethod::subsampled, "subsampled"},
+                                                                 {TuningMethod::propose_test, "propose-test"},
+                                                                 {TuningMethod::dp_hype, "dp-hype"}};
 
 void check_open_unit(double v, const char* flag) {
   if (!(v > 0 && v < 1)) throw InputError(std::string(flag) + " " + format_number(v) + " must be in (0, 1)");
 }
 
 void check_positive(double v, const char* flag) {
-  if (!(v > 0) || std::isinf(v)) throw InputError(std::string(flag) + " " + format_number(v) + " must be a finite number > 0");
+  if (!(v > 0) || std::isinf(v))
+    throw InputError(std::string(flag) + " " + format_number(v) + " must be a finite number > 0");
 }
 
 }  // namespace
@@ -105,7 +107,8 @@ TuningOutcome tune(const problems::DpTrainingProblem& problem, const CandidateFi
   throw Error("tune: unknown method");
 }
 
-nlohmann::json rdp_component(const std::string& name, const std::vector<double>& orders, const std::vector<double>& rdp) {
+nlohmann::json rdp_component(const std::string& name, const std::vector<double>& orders,
+                             const std::vector<double>& rdp) {
   nlohmann::json curve = nlohmann::json::array();
   for (std::size_t i = 0; i < orders.size(); ++i) curve.push_back({json_number(orders[i]), json_number(rdp[i])});
   return {{"name", name}, {"rdp", curve}};
@@ -183,8 +186,9 @@ nlohmann::json budget_split(const PlanInputs& in, const std::vector<double>& tun
   return {{"tuning_epsilon", json_number(alone(tuning_rdp))},
           {"training_epsilon", json_number(alone(training_rdp))},
           {"epsilon", json_number(total.epsilon)},
-          {"note", "each part converted on its own at delta; the total is converted once from the composed RDP "
-                   "curve, so it is less than the sum"}};
+          {"note",
+           "each part converted on its own at delta; the total is converted once from the composed RDP "
+           "curve, so it is less than the sum"}};
 }
 
 nlohmann::json trained_with(const learn::TrainConfig& config, int rows) {
@@ -248,7 +252,8 @@ learn::TrainResult train_final(TuningContext& context, learn::TrainConfig config
   const learn::Dataset data = context.data().subset(rows);
   auto result = train_keyed(context.net(), data, config, *context.source);
   // A property of the output itself, so reporting it is post-processing.
-  if (!result.params.allFinite()) throw Error("the final training run diverged (non-finite weights); nothing is released");
+  if (!result.params.allFinite())
+    throw Error("the final training run diverged (non-finite weights); nothing is released");
   return result;
 }
 

@@ -19,7 +19,7 @@ namespace dpareto::select {
 
 struct PlanInputs {
   const std::vector<learn::TrainConfig>& configs;  // on all n rows; noise_multiplier is the plan's to set
-  int n;                                            // training rows
+  int n;                                           // training rows
   const TuningSettings& settings;
   const std::vector<double>& orders;
 };
@@ -59,7 +59,7 @@ struct FinalTraining {
   double candidate_epsilon = 0;
   std::vector<double> sigmas;
   std::vector<double> training_rdp;
-  std::vector<double> total_rdp;  // tuning + training, composed
+  std::vector<double> total_rdp;   // tuning + training, composed
   privacy::EpsilonResult total{};  // order NaN when the PLD split gives it
   // PLD (settings.accountant): the tuning step's RDP ε at tuning_delta plus the training's PLD ε at
   // training_delta (the largest over the candidates), basic composition.

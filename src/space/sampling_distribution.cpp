@@ -12,12 +12,16 @@ double SamplingDistribution::sample(Rng& rng) const {
     double v = 0;
     switch (family) {
       case Family::uniform:
-        v = integer_valued ? static_cast<double>(std::uniform_int_distribution<long long>(
-                                 std::llround(a), std::llround(b))(rng))
-                           : std::uniform_real_distribution<double>(a, b)(rng);
+        v = integer_valued
+                ? static_cast<double>(std::uniform_int_distribution<long long>(std::llround(a), std::llround(b))(rng))
+                : std::uniform_real_distribution<double>(a, b)(rng);
         break;
-      case Family::normal: v = std::normal_distribution<double>(a, b)(rng); break;
-      case Family::shifted_exponential: v = b + std::exponential_distribution<double>(a)(rng); break;
+      case Family::normal:
+        v = std::normal_distribution<double>(a, b)(rng);
+        break;
+      case Family::shifted_exponential:
+        v = b + std::exponential_distribution<double>(a)(rng);
+        break;
     }
     if (integer_valued) v = std::round(v);
     if (v >= accept_low && v <= accept_high) return v;
@@ -28,9 +32,15 @@ double SamplingDistribution::sample(Rng& rng) const {
 std::string SamplingDistribution::describe() const {
   std::ostringstream os;
   switch (family) {
-    case Family::uniform: os << "uniform(a=" << a << ", b=" << b << ")"; break;
-    case Family::normal: os << "normal(mean=" << a << ", std=" << b << ")"; break;
-    case Family::shifted_exponential: os << "shifted-exponential(rate=" << a << ", shift=" << b << ")"; break;
+    case Family::uniform:
+      os << "uniform(a=" << a << ", b=" << b << ")";
+      break;
+    case Family::normal:
+      os << "normal(mean=" << a << ", std=" << b << ")";
+      break;
+    case Family::shifted_exponential:
+      os << "shifted-exponential(rate=" << a << ", shift=" << b << ")";
+      break;
   }
   os << " accept [" << accept_low << ", " << accept_high << "]" << (integer_valued ? " integer" : "");
   return os.str();

@@ -1,21 +1,25 @@
 #include "dpareto/space/space.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <set>
 #include <sstream>
 
 #include "dpareto/core/error.hpp"
-#include "dpareto/core/printable.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::space {
 namespace {
 
-double scaled(const Parameter& p, double v) { return p.scale == Scale::log ? std::log(v) : v; }
-double unscaled(const Parameter& p, double v) { return p.scale == Scale::log ? std::exp(v) : v; }
+double scaled(const Parameter& p, double v) {
+  return p.scale == Scale::log ? std::log(v) : v;
+}
+double unscaled(const Parameter& p, double v) {
+  return p.scale == Scale::log ? std::exp(v) : v;
+}
 
 double snap_value(const Parameter& p, double v) {
   if (p.kind == Kind::integer) v = std::round(v);
@@ -39,8 +43,8 @@ Space::Space(std::vector<Parameter> parameters) : parameters_(std::move(paramete
       throw InputError("space: " + where + " has non-finite bounds [" + format_number(p.low) + ", " +
                        format_number(p.high) + "]");
     if (!(p.low < p.high))
-      throw InputError("space: " + where + " has empty or inverted bounds [" + format_number(p.low) +
-                       ", " + format_number(p.high) + "]");
+      throw InputError("space: " + where + " has empty or inverted bounds [" + format_number(p.low) + ", " +
+                       format_number(p.high) + "]");
     if (p.scale == Scale::log && p.low <= 0)
       throw InputError("space: " + where + " is log-scale but its lower bound " + format_number(p.low) +
                        " is not positive");
@@ -103,8 +107,8 @@ Params Space::sample_uniform(Rng& rng) const {
   for (std::size_t i = 0; i < dimension(); ++i) {
     const auto& p = parameters_[i];
     if (p.kind == Kind::integer && p.scale == Scale::linear) {
-      v[i] = static_cast<double>(std::uniform_int_distribution<long long>(
-          std::llround(p.low), std::llround(p.high))(rng));
+      v[i] =
+          static_cast<double>(std::uniform_int_distribution<long long>(std::llround(p.low), std::llround(p.high))(rng));
     } else {
       const double lo = scaled(p, p.low), hi = scaled(p, p.high);
       v[i] = snap_value(p, unscaled(p, lo + unit(rng) * (hi - lo)));
@@ -144,15 +148,13 @@ Params Space::parse(const std::string& text, const std::string& source) const {
     const auto end = std::min(text.find(',', start), text.size());
     const std::string item = text.substr(start, end - start);
     const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError(source + ": '" + item + "' is not of the form name=value");
+    if (eq == std::string::npos || eq == 0) throw InputError(source + ": '" + item + "' is not of the form name=value");
     const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
     const std::size_t i = index_of(name);
     if (given[i]) throw InputError(source + ": parameter '" + name + "' given twice");
     double x = 0;
     const auto res = std::from_chars(value.data(), value.data() + value.size(), x);
-    if (value.empty() || res.ec != std::errc() || res.ptr != value.data() + value.size() ||
-        !std::isfinite(x))
+    if (value.empty() || res.ec != std::errc() || res.ptr != value.data() + value.size() || !std::isfinite(x))
       throw InputError(source + ": value '" + value + "' of parameter '" + name + "' is not a finite number");
     if (parameters_[i].kind == Kind::integer && x != std::round(x))
       throw InputError(source + ": parameter '" + name + "' is an integer, got " + value);
@@ -176,8 +178,8 @@ std::string Space::signature() const {
   std::ostringstream os;
   for (const auto& p : parameters_)
     os << p.name << ':' << (p.kind == Kind::integer ? "integer" : "continuous") << ':'
-       << (p.scale == Scale::log ? "log" : "linear") << ':' << format_number(p.low) << ':'
-       << format_number(p.high) << ';';
+       << (p.scale == Scale::log ? "log" : "linear") << ':' << format_number(p.low) << ':' << format_number(p.high)
+       << ';';
   return os.str();
 }
 

@@ -49,13 +49,19 @@ Space space_from_json(const nlohmann::json& document, const std::string& source)
       if (!known.count(key))
         throw InputError(where + ": unknown key \"" + key + "\" (known: name, kind, low, high, scale)");
     const std::string kind = text_field(entry, "kind", where, "");
-    if (kind == "continuous") p.kind = Kind::continuous;
-    else if (kind == "integer") p.kind = Kind::integer;
-    else throw InputError(where + ": unknown kind \"" + kind + "\" (expected continuous or integer)");
+    if (kind == "continuous")
+      p.kind = Kind::continuous;
+    else if (kind == "integer")
+      p.kind = Kind::integer;
+    else
+      throw InputError(where + ": unknown kind \"" + kind + "\" (expected continuous or integer)");
     const std::string scale = text_field(entry, "scale", where, "linear");
-    if (scale == "linear") p.scale = Scale::linear;
-    else if (scale == "log") p.scale = Scale::log;
-    else throw InputError(where + ": unknown scale \"" + scale + "\" (expected linear or log)");
+    if (scale == "linear")
+      p.scale = Scale::linear;
+    else if (scale == "log")
+      p.scale = Scale::log;
+    else
+      throw InputError(where + ": unknown scale \"" + scale + "\" (expected linear or log)");
     p.low = bound(entry, "low", where);
     p.high = bound(entry, "high", where);
     parameters.push_back(std::move(p));
@@ -67,7 +73,9 @@ Space space_from_json(const nlohmann::json& document, const std::string& source)
   }
 }
 
-Space read_space_json(const std::string& path) { return space_from_json(read_json_file(path, "space file"), path); }
+Space read_space_json(const std::string& path) {
+  return space_from_json(read_json_file(path, "space file"), path);
+}
 
 nlohmann::json space_to_json(const Space& space) {
   nlohmann::json list = nlohmann::json::array();

@@ -12,8 +12,8 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/file_lock.hpp"
-#include "dpareto/core/printable.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/pareto/dominance.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
 #include "dpareto/pareto/objective_axis.hpp"
@@ -138,8 +138,12 @@ auto column_of(Record& r, const std::string& name) -> decltype((r.epsilon)) {
 
 }  // namespace
 
-double EvaluationRecord::column(const std::string& name) const { return column_of(*this, name); }
-double& EvaluationRecord::column(const std::string& name) { return column_of(*this, name); }
+double EvaluationRecord::column(const std::string& name) const {
+  return column_of(*this, name);
+}
+double& EvaluationRecord::column(const std::string& name) {
+  return column_of(*this, name);
+}
 
 std::vector<double> column_values(const EvaluationRecord& record, const pareto::Objectives& objectives) {
   std::vector<double> values;
@@ -302,9 +306,9 @@ RunData read_run_directory(const std::string& directory) {
       data.info.hv_axis = s.at("hv_axis").get<std::string>();
       data.info.log_floor = s.value("log_floor", 1e-2);
       for (const auto& h : s.at("hv_history")) data.hv_history.push_back(number_from_json(h, "hv_history"));
-      static const std::vector<std::string> own = {"problem", "method", "seed", "parameters", "reference",
-                                                   "objectives", "hv_axis", "log_floor", "evaluations",
-                                                   "failed", "hypervolume", "hv_history", "front"};
+      static const std::vector<std::string> own = {"problem",     "method",     "seed",      "parameters",  "reference",
+                                                   "objectives",  "hv_axis",    "log_floor", "evaluations", "failed",
+                                                   "hypervolume", "hv_history", "front"};
       for (const auto& [key, value] : s.items())
         if (std::find(own.begin(), own.end(), key) == own.end()) data.info.extra[key] = value;
     } catch (const nlohmann::json::exception& e) {
@@ -344,9 +348,11 @@ RunData read_run_directory(const std::string& directory) {
     // An edited or foreign file must not slip impossible values into fronts, plots and pick.
     if (r.ok() && (!(r.epsilon >= 0) || !(r.utility >= 0 && r.utility <= 1) ||
                    !(r.utility_min <= r.utility && r.utility <= r.utility_max)))
-      throw InputError(where + ": an ok row needs epsilon >= 0 and 0 <= utility_min <= utility <= utility_max <= 1, "
-                               "got epsilon " + format_number(r.epsilon) + ", utility " + format_number(r.utility) +
-                       " [" + format_number(r.utility_min) + ", " + format_number(r.utility_max) + "]");
+      throw InputError(where +
+                       ": an ok row needs epsilon >= 0 and 0 <= utility_min <= utility <= utility_max <= 1, "
+                       "got epsilon " +
+                       format_number(r.epsilon) + ", utility " + format_number(r.utility) + " [" +
+                       format_number(r.utility_min) + ", " + format_number(r.utility_max) + "]");
     data.records.push_back(std::move(r));
   }
   return data;

@@ -51,12 +51,12 @@ bool nothing_succeeded(const Storage& storage) {
 
 std::string set_aside_failed_study(const std::string& location) {
   const auto& backend = storage_backend(location);
-  if (!backend.set_aside)
-    throw InputError("study " + location + ": its storage back-end cannot set a study aside");
+  if (!backend.set_aside) throw InputError("study " + location + ": its storage back-end cannot set a study aside");
   {
     const auto storage = open_storage(location, StorageAccess::read_write);
     if (!nothing_succeeded(*storage))
-      throw InputError("study " + location + ": refusing to start it afresh: it holds evaluations that succeeded "
+      throw InputError("study " + location +
+                       ": refusing to start it afresh: it holds evaluations that succeeded "
                        "or are still running (only a study whose every evaluation failed can be restarted)");
   }
   return backend.set_aside(location);

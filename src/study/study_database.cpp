@@ -40,7 +40,8 @@ CREATE TABLE evaluations(
   phase TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
   params TEXT NOT NULL,
-  )" + columns + R"(seconds REAL,
+  )" + columns +
+         R"(seconds REAL,
   started_at REAL NOT NULL, finished_at REAL,
   message TEXT NOT NULL DEFAULT '',
   seed TEXT NOT NULL);
@@ -74,8 +75,10 @@ class Statement {
     return *this;
   }
   Statement& bind(int i, double v) {
-    if (std::isnan(v)) sqlite3_bind_null(stmt_, i);
-    else sqlite3_bind_double(stmt_, i, v);
+    if (std::isnan(v))
+      sqlite3_bind_null(stmt_, i);
+    else
+      sqlite3_bind_double(stmt_, i, v);
     return *this;
   }
   Statement& bind_int(int i, long long v) {
@@ -120,7 +123,9 @@ class Statement {
   throw Error(where + ": " + sqlite3_errmsg(db));
 }
 
-void Statement::fail(int rc, const std::string& where) const { throw_sqlite(db_, rc, where); }
+void Statement::fail(int rc, const std::string& where) const {
+  throw_sqlite(db_, rc, where);
+}
 
 // BEGIN IMMEDIATE ... COMMIT, rolled back when left by an exception.
 class Transaction {
@@ -225,7 +230,9 @@ StudyDatabase::~StudyDatabase() {
   if (!private_copy_.empty()) fs::remove_all(private_copy_, ec);
 }
 
-std::string StudyDatabase::where() const { return "study " + path_; }
+std::string StudyDatabase::where() const {
+  return "study " + path_;
+}
 
 bool StudyDatabase::exists(const std::string& path) {
   struct stat st {};
@@ -237,7 +244,8 @@ namespace {
 // Copies a study file and its write-ahead log into a new private directory; returns the directory.
 std::string copy_for_reading(const std::string& path) {
   std::string dir = (fs::temp_directory_path() / "dpareto-study-XXXXXX").string();
-  if (!::mkdtemp(dir.data())) throw InputError("study " + path + ": cannot make a private copy to read (" + std::strerror(errno) + ")");
+  if (!::mkdtemp(dir.data()))
+    throw InputError("study " + path + ": cannot make a private copy to read (" + std::strerror(errno) + ")");
   std::error_code ec;
   fs::copy_file(path, dir + "/study.db", ec);
   if (!ec && fs::exists(path + "-wal")) fs::copy_file(path + "-wal", dir + "/study.db-wal", ec);
@@ -268,8 +276,8 @@ sqlite3* open_sqlite(const std::string& path, int flags) {
 
 }  // namespace
 
-StudyDatabase StudyDatabase::create(const std::string& path, const StudyIdentity& identity,
-                                    const RunInfo& info, const nlohmann::json& config) {
+StudyDatabase StudyDatabase::create(const std::string& path, const StudyIdentity& identity, const RunInfo& info,
+                                    const nlohmann::json& config) {
   if (exists(path)) throw InputError("study " + path + ": already exists");
   auto lock = take_run_lock(path, true);
   StudyDatabase s(path, open_sqlite(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE), std::move(lock));
@@ -291,9 +299,9 @@ void StudyDatabase::initialize(const StudyIdentity& identity, const RunInfo& inf
   exec(schema(info.objectives));
   set_meta("format", kFormat);
   set_meta("version", kVersion);
-  set_meta("identity", nlohmann::json{{"problem", identity.problem},
-                                        {"settings", identity.settings},
-                                        {"space", identity.space}}.dump());
+  set_meta(
+      "identity",
+      nlohmann::json{{"problem", identity.problem}, {"settings", identity.settings}, {"space", identity.space}}.dump());
   set_meta("run_info", run_info_to_json(info).dump());
   set_meta("config", config.dump());
   set_meta("explorer_state", "null");
@@ -355,8 +363,8 @@ void StudyDatabase::load() {
     if (!meta.count(key)) throw InputError(where() + ": corrupt metadata: no '" + key + "' entry");
   if (meta["format"] != kFormat) throw InputError(where() + ": not a dpareto study (format '" + meta["format"] + "')");
   if (meta["version"] != kVersion)
-    throw InputError(where() + ": study format version " + meta["version"] + " is not supported (expected " +
-                     kVersion + ")");
+    throw InputError(where() + ": study format version " + meta["version"] + " is not supported (expected " + kVersion +
+                     ")");
   const auto identity = parse_json(meta["identity"], where() + ": metadata 'identity'");
   try {
     identity_.problem = identity.at("problem").get<std::string>();
@@ -382,7 +390,8 @@ void StudyDatabase::load() {
     t.trial = static_cast<int>(st.integer(0));
     const std::string row = where() + ": corrupt row (trial " + std::to_string(t.trial) + ")";
     if (t.trial != static_cast<int>(trials_.size()))
-      throw InputError(row + ": trials are not numbered 0, 1, 2, ... (expected " + std::to_string(trials_.size()) + ")");
+      throw InputError(row + ": trials are not numbered 0, 1, 2, ... (expected " + std::to_string(trials_.size()) +
+                       ")");
     auto& r = t.record;
     r.phase = st.text(2);
     r.status = parse_evaluation_status(st.text(3), row);
@@ -558,21 +567,21 @@ std::string set_aside_study_file(const std::string& path) {
       ::unlink((path + "-shm").c_str());  // an index of the log, rebuilt on open
       return kept;
     }
-    if (errno != EEXIST) throw InputError("study " + path + ": cannot rename it to " + kept + " (" + std::strerror(errno) + ")");
+    if (errno != EEXIST)
+      throw InputError("study " + path + ": cannot rename it to " + kept + " (" + std::strerror(errno) + ")");
   }
 }
 
 // The default back-end: a study location without a registered scheme is an SQLite file.
-const StorageRegistration sqlite_backend({"", &StudyDatabase::exists,
-                                          [](const std::string& location, const StudyIdentity& identity,
-                                             const RunInfo& info, const nlohmann::json& config) {
-                                            return std::make_unique<StudyDatabase>(
-                                                StudyDatabase::create(location, identity, info, config));
-                                          },
-                                          [](const std::string& location, StorageAccess access) {
-                                            return std::make_unique<StudyDatabase>(StudyDatabase::open(location, access));
-                                          },
-                                          &set_aside_study_file});
+const StorageRegistration sqlite_backend(
+    {"", &StudyDatabase::exists,
+     [](const std::string& location, const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config) {
+       return std::make_unique<StudyDatabase>(StudyDatabase::create(location, identity, info, config));
+     },
+     [](const std::string& location, StorageAccess access) {
+       return std::make_unique<StudyDatabase>(StudyDatabase::open(location, access));
+     },
+     &set_aside_study_file});
 
 }  // namespace
 

@@ -20,8 +20,7 @@ std::uint64_t evaluation_seed(std::uint64_t run_seed, int issue) {
 
 StudyRunner::StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluator, RunnerSettings settings)
     : storage_(storage), proposer_(proposer), evaluator_(std::move(evaluator)), settings_(settings) {
-  if (settings_.workers < 1)
-    throw InputError("--workers must be at least 1, got " + std::to_string(settings_.workers));
+  if (settings_.workers < 1) throw InputError("--workers must be at least 1, got " + std::to_string(settings_.workers));
 }
 
 RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_complete,
@@ -50,9 +49,10 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
     }
     EvaluationRecord failed = t.record;
     failed.status = EvaluationStatus::failed;
-    failed.message = poisoned ? "dpareto ended abnormally (crashed or was killed) " + std::to_string(t.unfinished_starts) +
-                                    " times while evaluating this setting; recorded as failed so the study can go on"
-                              : "interrupted: the evaluation was running when the previous run stopped (--no-retry)";
+    failed.message = poisoned
+                         ? "dpareto ended abnormally (crashed or was killed) " + std::to_string(t.unfinished_starts) +
+                               " times while evaluating this setting; recorded as failed so the study can go on"
+                         : "interrupted: the evaluation was running when the previous run stopped (--no-retry)";
     proposer_.tell(failed);
     on_complete(storage_.finish_trial(t.trial, failed, proposer_.state()));
   }
@@ -66,7 +66,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   std::condition_variable finished;
   std::deque<Done> done;
   std::map<int, std::vector<double>> running;  // trial -> params
-  std::map<int, std::thread> threads;  // trial -> its worker, joined when its result is recorded
+  std::map<int, std::thread> threads;          // trial -> its worker, joined when its result is recorded
   // Joins every worker on any exit (an exception from the database included) while the state they
   // reference is still alive.
   struct Joiner {
@@ -80,21 +80,22 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   auto start = [&](int trial) {
     const Trial& t = storage_.trials().at(static_cast<std::size_t>(trial));
     running[trial] = t.record.params;
-    threads[trial] = std::thread([this, &mutex, &finished, &done, trial, params = t.record.params, seed = t.record.seed] {
-      EvaluationRecord result;
-      int interrupted = 0;
-      try {
-        result = evaluator_(params, seed);
-      } catch (const Interrupted& e) {
-        interrupted = e.signal();
-      } catch (const std::exception& e) {
-        result.status = EvaluationStatus::failed;
-        result.message = std::string("evaluation error: ") + e.what();
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      done.push_back({trial, std::move(result), interrupted});
-      finished.notify_one();
-    });
+    threads[trial] =
+        std::thread([this, &mutex, &finished, &done, trial, params = t.record.params, seed = t.record.seed] {
+          EvaluationRecord result;
+          int interrupted = 0;
+          try {
+            result = evaluator_(params, seed);
+          } catch (const Interrupted& e) {
+            interrupted = e.signal();
+          } catch (const std::exception& e) {
+            result.status = EvaluationStatus::failed;
+            result.message = std::string("evaluation error: ") + e.what();
+          }
+          std::lock_guard<std::mutex> lock(mutex);
+          done.push_back({trial, std::move(result), interrupted});
+          finished.notify_one();
+        });
   };
 
   int completed = static_cast<int>(storage_.completed().size());
@@ -123,7 +124,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
       }
       const int issue = static_cast<int>(storage_.trials().size()) + 1;
       start(storage_.begin_trial(proposal->phase, proposal->params, evaluation_seed(settings_.seed, issue),
-                                  proposer_.state()));
+                                 proposer_.state()));
     }
     if (running.empty()) break;
     std::deque<Done> arrived;

@@ -54,8 +54,9 @@ TEST_CASE("MNIST files whose images are not 28x28: a clear error at load, not an
   check_one_line_exit_2(r, "examples have 400 features, the model mlp2 of mnist-mlp2-sgd expects 784 (28x28 images)");
   // The same directory with 28×28 images runs.
   const auto good = mnist_dir("mnist28", 28);
-  const auto ok = run_cli("evaluate --problem mnist-mlp2-sgd --data-dir " + good.string() +
-                          " --params epochs=1,lot_size=16,learning_rate=0.1,noise_multiplier=1,clip_norm=1 --repeats 1");
+  const auto ok =
+      run_cli("evaluate --problem mnist-mlp2-sgd --data-dir " + good.string() +
+              " --params epochs=1,lot_size=16,learning_rate=0.1,noise_multiplier=1,clip_norm=1 --repeats 1");
   CHECK_MESSAGE(ok.status == 0, ok.output);
 }
 
@@ -63,10 +64,12 @@ TEST_CASE("tune and account tuning: a Poisson mean below 1 is refused with the r
   const auto dir = temp_root.dir("mu");
   std::ofstream(dir / "c.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 1, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}]})";
-  check_one_line_exit_2(run_cli("tune --problem synthetic-logreg-sgd --set train_subset=500 --candidates " +
-                                (dir / "c.json").string() + " --method random-stopping --mu 0.5 --target-epsilon 2 "
-                                "--delta 1e-5 --seed 1 --out " + (dir / "out").string()),
-                        "mu = 0.5 must be a finite number >= 1");
+  check_one_line_exit_2(
+      run_cli("tune --problem synthetic-logreg-sgd --set train_subset=500 --candidates " + (dir / "c.json").string() +
+              " --method random-stopping --mu 0.5 --target-epsilon 2 "
+              "--delta 1e-5 --seed 1 --out " +
+              (dir / "out").string()),
+      "mu = 0.5 must be a finite number >= 1");
   CHECK_FALSE(fs::exists(dir / "out"));
   check_one_line_exit_2(run_cli("account tuning --distribution poisson --mu 0.5 --sampling poisson --q 0.01 --sigma 2 "
                                 "--steps 100 --delta 1e-5"),
@@ -76,8 +79,9 @@ TEST_CASE("tune and account tuning: a Poisson mean below 1 is refused with the r
 TEST_CASE("integer parameters out of int range are refused echoing the value, not wrapped") {
   // Outside the exploration domain `evaluate` warns and runs anyway; the evaluation then fails with
   // the value named (it used to train with epochs = -727379968).
-  const auto r = run_cli("evaluate --problem synthetic-logreg-sgd --set train_subset=500 "
-                         "--params epochs=1e12,lot_size=16,learning_rate=0.05,noise_multiplier=1,clip_norm=1");
+  const auto r = run_cli(
+      "evaluate --problem synthetic-logreg-sgd --set train_subset=500 "
+      "--params epochs=1e12,lot_size=16,learning_rate=0.05,noise_multiplier=1,clip_norm=1");
   CHECK(r.status != 0);
   CHECK(r.output.find("epochs=1e+12 is outside [1, 2147483647]") != std::string::npos);
   CHECK(r.output.find("-727379968") == std::string::npos);
@@ -98,8 +102,8 @@ TEST_CASE("exact --points out of range: refused before any conversion or allocat
 TEST_CASE("plot surrogate --resolution outside [4, 400] is refused, not clamped silently") {
   const auto dir = temp_root.dir("resolution");
   REQUIRE(run_cli("explore --problem svt --budget 6 --init 4 --seed 1 --out " + (dir / "run").string()).status == 0);
-  const auto r = run_cli("plot surrogate " + (dir / "run").string() + " --resolution 1000 --out " +
-                         (dir / "s.png").string());
+  const auto r =
+      run_cli("plot surrogate " + (dir / "run").string() + " --resolution 1000 --out " + (dir / "s.png").string());
   CHECK(r.status == 2);
   CHECK(r.output.find("--resolution 1000 must be in [4, 400]") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "s.png"));
@@ -108,12 +112,12 @@ TEST_CASE("plot surrogate --resolution outside [4, 400] is refused, not clamped 
 TEST_CASE("sizes that would exhaust memory are refused before anything is allocated") {
   const auto dir = temp_root.dir("sizes");
   REQUIRE(run_cli("explore --problem svt --budget 6 --init 4 --seed 1 --out " + (dir / "run").string()).status == 0);
-  check_one_line_exit_2(run_cli("pick " + (dir / "run").string() + " --max-epsilon 1000 --candidates 2000000000 --out " +
-                                (dir / "c.json").string()),
+  check_one_line_exit_2(run_cli("pick " + (dir / "run").string() +
+                                " --max-epsilon 1000 --candidates 2000000000 --out " + (dir / "c.json").string()),
                         "--candidates 2000000000: needs 1 <= K <= 10000");
-  check_one_line_exit_2(run_cli("explore --problem svt --budget 6 --init 4 --candidates 2000000000 --out " +
-                                (dir / "run2").string()),
-                        "--candidates 2000000000: must be in [1, 1000000]");
+  check_one_line_exit_2(
+      run_cli("explore --problem svt --budget 6 --init 4 --candidates 2000000000 --out " + (dir / "run2").string()),
+      "--candidates 2000000000: must be in [1, 1000000]");
   check_one_line_exit_2(run_cli("explore --problem svt --method grid --grid-points 2000000000 --budget 6 --out " +
                                 (dir / "run3").string()),
                         "points per dimension must be in [1, 1000000], got 2000000000");
@@ -150,9 +154,9 @@ TEST_CASE("flags and configs that used to be taken silently or wrongly are one-l
       {"budget 6\n", ":1: 'budget 6' is not 'flag = value'"}};
   for (const auto& [text, message] : configs) {
     std::ofstream(dir / "bad.ini") << text;
-    check_one_line_exit_2(run_cli("explore --problem svt --config " + (dir / "bad.ini").string() + " --out " +
-                                  (dir / "o").string()),
-                          "--config " + (dir / "bad.ini").string() + message);
+    check_one_line_exit_2(
+        run_cli("explore --problem svt --config " + (dir / "bad.ini").string() + " --out " + (dir / "o").string()),
+        "--config " + (dir / "bad.ini").string() + message);
   }
   check_one_line_exit_2(run_cli("explore --problem svt --seed -1 --out " + (dir / "o").string()),
                         "--seed -1: expected a non-negative integer");
@@ -170,13 +174,15 @@ TEST_CASE("flags and configs that used to be taken silently or wrongly are one-l
 
 TEST_CASE("hostile space files, run directories and values: one line naming file and value") {
   const auto dir = temp_root.dir("hostile");
-  std::ofstream(dir / "overflow.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1e999}]})";
+  std::ofstream(dir / "overflow.json")
+      << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1e999}]})";
   const auto overflow = run_cli("explore --space " + (dir / "overflow.json").string() +
                                 " --oracle-cmd 'true {x}' --out " + (dir / "o").string());
   CHECK(overflow.status == 2);
   CHECK(overflow.output.find("overflow.json") != std::string::npos);
   CHECK(overflow.output.find("internal error") == std::string::npos);
-  std::ofstream(dir / "newline.json") << R"({"parameters": [{"name": "x\ny", "kind": "continuous", "low": 0, "high": 1}]})";
+  std::ofstream(dir / "newline.json")
+      << R"({"parameters": [{"name": "x\ny", "kind": "continuous", "low": 0, "high": 1}]})";
   check_one_line_exit_2(run_cli("explore --space " + (dir / "newline.json").string() + " --oracle-cmd 'true' --out " +
                                 (dir / "o").string()),
                         "parameter name 'x?y' may hold only letters");
@@ -218,8 +224,8 @@ TEST_CASE("a directory, a FIFO-like device or a deep document as a JSON input is
                                 " --method grid --target-epsilon 1 --delta 1e-5 --out " + (dir / "o").string()),
                         "the candidates file is not a regular file");
   std::ofstream(dir / "deep.json") << std::string(100000, '[');
-  check_one_line_exit_2(run_cli("explore --space " + (dir / "deep.json").string() + " --oracle-cmd true --out " +
-                                (dir / "o").string()),
-                        "the space file nests deeper than 64 levels");
+  check_one_line_exit_2(
+      run_cli("explore --space " + (dir / "deep.json").string() + " --oracle-cmd true --out " + (dir / "o").string()),
+      "the space file nests deeper than 64 levels");
   check_one_line_exit_2(run_cli("ledger show /dev/zero"), "not a regular file");
 }

@@ -104,7 +104,8 @@ TEST_CASE("explore writes evaluations.csv, front.csv, summary.json; a seed repro
     return s.str();
   };
   const auto csv = read(a / "evaluations.csv");
-  CHECK(csv.rfind("id,phase,status,bound,noise,epsilon,delta,utility,utility_min,utility_max,seconds,message\n", 0) == 0);
+  CHECK(csv.rfind("id,phase,status,bound,noise,epsilon,delta,utility,utility_min,utility_max,seconds,message\n", 0) ==
+        0);
   CHECK(lines(csv) == 10);
   const auto summary = nlohmann::json::parse(read(a / "summary.json"));
   CHECK(summary["evaluations"] == 9);
@@ -129,8 +130,10 @@ TEST_CASE("explore writes evaluations.csv, front.csv, summary.json; a seed repro
 TEST_CASE("--config FILE supplies flags; the command line wins") {
   const auto dir = temp_dir("config");
   fs::create_directories(dir);
-  std::ofstream(dir / "explore.ini") << "problem = svt\ninit = 3\nbudget = 5\nseed = 4\nset = repeats=5\ncandidates = 200\n";
-  const auto r = run("explore --config " + (dir / "explore.ini").string() + " --budget 4 --json --out " + (dir / "run").string());
+  std::ofstream(dir / "explore.ini")
+      << "problem = svt\ninit = 3\nbudget = 5\nseed = 4\nset = repeats=5\ncandidates = 200\n";
+  const auto r =
+      run("explore --config " + (dir / "explore.ini").string() + " --budget 4 --json --out " + (dir / "run").string());
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["evaluations"] == 4);

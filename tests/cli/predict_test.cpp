@@ -158,8 +158,8 @@ TEST_CASE("predict: bad input is one line naming the value, exit 2, no output fi
   {  // a valid header declaring 10^9 weights, followed by 8 bytes
     std::ofstream out(dir / "huge.bin", std::ios::binary);
     out.write("DPMODEL1", 8);
-    const unsigned char name[] = {6, 0, 0, 0, 'l', 'o', 'g', 'r', 'e', 'g',  // name length, name
-                                  0x00, 0xCA, 0x9A, 0x3B, 1, 2, 3, 4, 5, 6, 7, 8};  // count 10^9, 8 bytes
+    const unsigned char name[] = {6,    0,    0,    0,    'l', 'o', 'g', 'r', 'e', 'g',         // name length, name
+                                  0x00, 0xCA, 0x9A, 0x3B, 1,   2,   3,   4,   5,   6,   7, 8};  // count 10^9, 8 bytes
     out.write(reinterpret_cast<const char*>(name), sizeof name);
   }
   std::ofstream(dir / "rows.libsvm") << "+1 1:1\n";
@@ -169,7 +169,8 @@ TEST_CASE("predict: bad input is one line naming the value, exit 2, no output fi
   const std::pair<std::string, std::string> cases[] = {
       {model("none.bin") + problem_flags, "none.bin"},
       {model("junk.bin") + problem_flags, "junk.bin: not a DPMODEL1 file"},
-      {model("huge.bin") + problem_flags, "1000000000 weights, but problem synthetic-logreg-sgd's network 'logreg' has 21"},
+      {model("huge.bin") + problem_flags,
+       "1000000000 weights, but problem synthetic-logreg-sgd's network 'logreg' has 21"},
       {model("mlp.bin") + problem_flags, "architecture 'mlp2' does not match"},
       {model("adult.bin") + problem_flags, "124 weights"},
       {model("good.bin") + problem_flags + " --data tset", "--data tset"},

@@ -134,7 +134,8 @@ TEST_CASE("log-likelihood gradient matches central finite differences") {
         Eigen::VectorXd plus = theta, minus = theta;
         plus(i) += h;
         minus(i) -= h;
-        const double fd = (gp.log_marginal_likelihood(plus, nullptr) - gp.log_marginal_likelihood(minus, nullptr)) / (2 * h);
+        const double fd =
+            (gp.log_marginal_likelihood(plus, nullptr) - gp.log_marginal_likelihood(minus, nullptr)) / (2 * h);
         CAPTURE(i);
         CHECK(grad(i) == doctest::Approx(fd).epsilon(1e-5).scale(1.0));
       }

@@ -115,7 +115,7 @@ TEST_CASE("training steps, epsilon and config validation") {
   TrainConfig c;
   c.epochs = 3;
   c.lot_size = 64;
-  CHECK(training_steps(c, 1000) == 3 * 16);  // round(1000/64) = 16
+  CHECK(training_steps(c, 1000) == 3 * 16);                    // round(1000/64) = 16
   CHECK(std::isinf(training_epsilon(c, 1000, 1e-5).epsilon));  // σ = 0
   c.noise_multiplier = 1;
   CHECK_THROWS_AS(training_steps(c, 1000), dpareto::InputError);  // noise without clipping

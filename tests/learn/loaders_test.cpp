@@ -180,7 +180,8 @@ TEST_CASE("shared data sets load when present") {
   CHECK(adult.test.dimension() == 123);
   CHECK(adult.train.label_fraction(1) == doctest::Approx(7841.0 / 32561));
   if (fs::exists(root / "mnist" / "t10k-images-idx3-ubyte.gz")) {
-    const Dataset t = load_idx(root / "mnist" / "t10k-images-idx3-ubyte.gz", root / "mnist" / "t10k-labels-idx1-ubyte.gz");
+    const Dataset t =
+        load_idx(root / "mnist" / "t10k-images-idx3-ubyte.gz", root / "mnist" / "t10k-labels-idx1-ubyte.gz");
     CHECK(t.size() == 10000);
     CHECK(t.dimension() == 784);
     CHECK(t.label_fraction(1) == doctest::Approx(1135.0 / 10000));
@@ -195,7 +196,8 @@ TEST_CASE("libsvm and csv: non-finite or out-of-range feature values name file, 
     CHECK(svm.find("s:2") != std::string::npos);
     CHECK(svm.find("feature 3") != std::string::npos);
     CHECK(svm.find("'" + value + "'") != std::string::npos);
-    const std::string csv = error_of([&] { load_csv(dir.write("c.csv", "y,a,b\n0,1,2\n1," + value + ",2\n"), "y", 2); });
+    const std::string csv =
+        error_of([&] { load_csv(dir.write("c.csv", "y,a,b\n0,1,2\n1," + value + ",2\n"), "y", 2); });
     CHECK(csv.find("c.csv:3") != std::string::npos);
     CHECK(csv.find("column 'a'") != std::string::npos);
     CHECK(csv.find("'" + value + "'") != std::string::npos);
@@ -220,7 +222,8 @@ TEST_CASE("idx: declared sizes whose product overflows, a gzip bomb, zero images
   CHECK(fs::file_size(bomb_path) < (std::size_t{1} << 20));
   const std::string trailing = error_of([&] { load_idx(bomb_path, labels); });
   CHECK(trailing.find("trailing data at byte offset 800") != std::string::npos);
-  const std::string none = error_of([&] { load_idx(dir.write("z", idx_images(0, 28, 28)), dir.write("l0", idx_labels({}))); });
+  const std::string none =
+      error_of([&] { load_idx(dir.write("z", idx_images(0, 28, 28)), dir.write("l0", idx_labels({}))); });
   CHECK(none.find("declares 0 images") != std::string::npos);
 }
 
@@ -235,7 +238,8 @@ TEST_CASE("data files must be regular files: a FIFO or a directory is refused at
 
 TEST_CASE("libsvm: a NUL or control byte in a token is shown as '?', the message is not cut") {
   TempDir dir;
-  const std::string svm = error_of([&] { load_libsvm(dir.write("n", std::string("+1 1:1\n-1 2:a\0b\x1b[31m\n", 20)), 5); });
+  const std::string svm =
+      error_of([&] { load_libsvm(dir.write("n", std::string("+1 1:1\n-1 2:a\0b\x1b[31m\n", 20)), 5); });
   CHECK(svm.find("n:2") != std::string::npos);
   CHECK(svm.find("'a?b?[31m'") != std::string::npos);
   CHECK(svm.find("expected a number") != std::string::npos);

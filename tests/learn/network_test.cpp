@@ -39,7 +39,9 @@ Eigen::VectorXf random_params(const Network& net, std::uint64_t seed, float scal
 }
 
 std::vector<Architecture> small_architectures() {
-  return {logistic_regression(6), linear_svm(6), {"mlp-a", 6, {5}, 3, Loss::softmax_cross_entropy},
+  return {logistic_regression(6),
+          linear_svm(6),
+          {"mlp-a", 6, {5}, 3, Loss::softmax_cross_entropy},
           {"mlp-b", 6, {5, 4}, 3, Loss::softmax_cross_entropy}};
 }
 
@@ -71,7 +73,8 @@ TEST_CASE("per-example norms and the clipped sum match a naive per-example compu
     CHECK(clipped > 0);  // the test exercises clipping
     Eigen::VectorXf sum(P);
     net.clipped_gradient_sum(w, b.x, b.y, clip, ws, sum.data());
-    for (int i = 0; i < 17; ++i) CHECK(std::sqrt(ws.norms_sq[i]) == doctest::Approx(naive_norms[static_cast<std::size_t>(i)]).epsilon(1e-4));
+    for (int i = 0; i < 17; ++i)
+      CHECK(std::sqrt(ws.norms_sq[i]) == doctest::Approx(naive_norms[static_cast<std::size_t>(i)]).epsilon(1e-4));
     CHECK((sum.cast<double>() - naive_sum).norm() <= 1e-4 * (1 + naive_sum.norm()));
   }
 }

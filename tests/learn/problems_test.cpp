@@ -13,8 +13,8 @@
 using namespace dpareto;
 
 TEST_CASE("synthetic-logreg-sgd: space, privacy, utility, settings") {
-  const auto p = problems::make_problem("synthetic-logreg-sgd", {{"repeats", "3"}, {"max_epochs", "4"},
-                                                                 {"train_subset", "2000"}, {"threads", "2"}});
+  const auto p = problems::make_problem(
+      "synthetic-logreg-sgd", {{"repeats", "3"}, {"max_epochs", "4"}, {"train_subset", "2000"}, {"threads", "2"}});
   const auto& s = p->space();
   REQUIRE(s.dimension() == 5);
   CHECK(s.parameter(0).name == "epochs");

@@ -10,8 +10,8 @@
 #include "dpareto/pareto/hypervolume.hpp"
 
 using dpareto::pareto::Cell;
-using dpareto::pareto::Point2;
 using dpareto::pareto::nondominated_cells;
+using dpareto::pareto::Point2;
 
 namespace {
 

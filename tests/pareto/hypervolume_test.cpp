@@ -8,14 +8,14 @@
 #include "dpareto/core/random.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
 
-using dpareto::pareto::Point;
-using dpareto::pareto::Point2;
-using dpareto::pareto::Point3;
 using dpareto::pareto::fixed;
 using dpareto::pareto::hypervolume;
 using dpareto::pareto::hypervolume_2d;
 using dpareto::pareto::hypervolume_3d;
 using dpareto::pareto::hypervolume_improvement_2d;
+using dpareto::pareto::Point;
+using dpareto::pareto::Point2;
+using dpareto::pareto::Point3;
 
 namespace {
 
@@ -49,8 +49,8 @@ std::vector<P> random_points(dpareto::Rng& rng, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     P p;
     for (double& v : p) v = u(rng);
-    if (!points.empty() && i % 4 == 3) p = points[rng() % points.size()];               // duplicate
-    if (!points.empty() && i % 5 == 4) p[0] = points[rng() % points.size()][0];          // tie
+    if (!points.empty() && i % 4 == 3) p = points[rng() % points.size()];        // duplicate
+    if (!points.empty() && i % 5 == 4) p[0] = points[rng() % points.size()][0];  // tie
     points.push_back(p);
   }
   return points;
@@ -67,8 +67,7 @@ TEST_CASE("hypervolume_2d: hand cases and the DESIGN golden value") {
   // On or beyond the reference in any coordinate: nothing.
   CHECK(hypervolume_2d({{4, 0}, {0, 4}, {5, 5}}, r) == 0.0);
   CHECK(hypervolume_2d({{4, 0}, {1, 3}}, r) == doctest::Approx(3.0));
-  const double golden =
-      hypervolume_2d({{0.1419, 0.9340}, {0.1576, 0.7922}, {0.4854, 0.0357}}, Point2{2, 2});
+  const double golden = hypervolume_2d({{0.1419, 0.9340}, {0.1576, 0.7922}, {0.4854, 0.0357}}, Point2{2, 2});
   CHECK(std::round(golden * 1e4) / 1e4 == doctest::Approx(3.3878).epsilon(1e-12));
   CHECK_THROWS_AS(hypervolume_2d({{1, 1}}, Point2{INFINITY, 1}), dpareto::InputError);
 }
@@ -93,8 +92,7 @@ TEST_CASE("hypervolume_2d and _3d match inclusion–exclusion on small random se
     const auto p2 = random_points<Point2>(rng, n);
     CHECK(hypervolume_2d(p2, Point2{1, 1}) == doctest::Approx(hypervolume_brute(p2, Point2{1, 1})));
     const auto p3 = random_points<Point3>(rng, n);
-    CHECK(hypervolume_3d(p3, Point3{1, 1, 1}) ==
-          doctest::Approx(hypervolume_brute(p3, Point3{1, 1, 1})));
+    CHECK(hypervolume_3d(p3, Point3{1, 1, 1}) == doctest::Approx(hypervolume_brute(p3, Point3{1, 1, 1})));
   }
 }
 
@@ -121,9 +119,9 @@ TEST_CASE("hypervolume_improvement_2d equals HV(P ∪ {m}) − HV(P)") {
   const Point2 r{4, 4};
   const std::vector<Point2> front{{1, 3}, {2, 2}, {3, 1}};
   CHECK(hypervolume_improvement_2d(front, {1.5, 1.5}, r) == doctest::Approx(1.25));  // DESIGN golden
-  CHECK(hypervolume_improvement_2d(front, {2.5, 2.5}, r) == 0.0);   // dominated
-  CHECK(hypervolume_improvement_2d(front, {2, 2}, r) == 0.0);       // duplicate
-  CHECK(hypervolume_improvement_2d(front, {0.5, 4}, r) == 0.0);     // on the reference
+  CHECK(hypervolume_improvement_2d(front, {2.5, 2.5}, r) == 0.0);                    // dominated
+  CHECK(hypervolume_improvement_2d(front, {2, 2}, r) == 0.0);                        // duplicate
+  CHECK(hypervolume_improvement_2d(front, {0.5, 4}, r) == 0.0);                      // on the reference
   CHECK(hypervolume_improvement_2d({}, {1, 1}, r) == doctest::Approx(9.0));
   CHECK(hypervolume_improvement_2d(front, {0, 0}, r) == doctest::Approx(16.0 - 6.0));
 

@@ -92,8 +92,8 @@ TEST_CASE("output format by extension; a missing gnuplot names the package") {
   ::unsetenv("DPARETO_GNUPLOT");
   const std::string saved = std::getenv("PATH");
   ::setenv("PATH", "/nonexistent", 1);
-  CHECK_THROWS_WITH_AS(render(GnuplotScript{}, "/tmp/x.png", {}), doctest::Contains("install the Debian package gnuplot-nox"),
-                       DependencyError);
+  CHECK_THROWS_WITH_AS(render(GnuplotScript{}, "/tmp/x.png", {}),
+                       doctest::Contains("install the Debian package gnuplot-nox"), DependencyError);
   ::setenv("PATH", saved.c_str(), 1);
 }
 
@@ -122,7 +122,8 @@ TEST_CASE("oracle figure of a hand-made exact grid: heat maps and front render; 
         const double noise = std::pow(10.0, -2 + 4.0 * k / 11);
         r.params = {static_cast<double>(bound), noise};
         r.epsilon = (1 + std::cbrt(2.0 * bound)) * (1 + std::cbrt(4.0 * bound * bound)) / noise;
-        r.utility = r.utility_min = r.utility_max = 1 / (1 + std::exp(-(std::log10(r.epsilon) - 1))) / (1 + 0.02 * bound);
+        r.utility = r.utility_min = r.utility_max =
+            1 / (1 + std::exp(-(std::log10(r.epsilon) - 1))) / (1 + 0.02 * bound);
         writer.add(r);
       }
   }

@@ -61,11 +61,20 @@ PngImage read_png(const std::string& path) {
   if (image.width <= 0 || image.height <= 0) throw std::runtime_error(path + ": no IHDR");
   if (bit_depth != 8 || interlace != 0) throw std::runtime_error(path + ": unsupported bit depth/interlace");
   switch (color_type) {
-    case 0: image.channels = 1; break;
-    case 2: image.channels = 3; break;
-    case 4: image.channels = 2; break;
-    case 6: image.channels = 4; break;
-    default: throw std::runtime_error(path + ": unsupported colour type " + std::to_string(color_type));
+    case 0:
+      image.channels = 1;
+      break;
+    case 2:
+      image.channels = 3;
+      break;
+    case 4:
+      image.channels = 2;
+      break;
+    case 6:
+      image.channels = 4;
+      break;
+    default:
+      throw std::runtime_error(path + ": unsupported colour type " + std::to_string(color_type));
   }
   const std::size_t stride = static_cast<std::size_t>(image.width) * image.channels;
   std::vector<std::uint8_t> raw((stride + 1) * image.height);
@@ -85,12 +94,23 @@ PngImage read_png(const std::string& path) {
       const int c = up && i >= static_cast<std::size_t>(bpp) ? up[i - bpp] : 0;
       int predictor = 0;
       switch (filter) {
-        case 0: predictor = 0; break;
-        case 1: predictor = a; break;
-        case 2: predictor = b; break;
-        case 3: predictor = (a + b) / 2; break;
-        case 4: predictor = paeth(a, b, c); break;
-        default: throw std::runtime_error(path + ": bad filter type");
+        case 0:
+          predictor = 0;
+          break;
+        case 1:
+          predictor = a;
+          break;
+        case 2:
+          predictor = b;
+          break;
+        case 3:
+          predictor = (a + b) / 2;
+          break;
+        case 4:
+          predictor = paeth(a, b, c);
+          break;
+        default:
+          throw std::runtime_error(path + ": bad filter type");
       }
       row[i] = static_cast<std::uint8_t>(src[i] + predictor);
     }

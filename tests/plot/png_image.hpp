@@ -10,7 +10,7 @@ namespace dpareto::plot::test {
 
 struct PngImage {
   int width = 0, height = 0;
-  int channels = 0;                 // 1, 2, 3 or 4
+  int channels = 0;                  // 1, 2, 3 or 4
   std::vector<std::uint8_t> pixels;  // row-major, `channels` bytes per pixel
   // RGB of pixel (x, y) (grey replicated).
   std::array<int, 3> rgb(int x, int y) const;

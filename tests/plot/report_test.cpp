@@ -44,8 +44,8 @@ TEST_CASE("dpareto report: figures and report.md; unusable runs are left out and
   }
   const std::string md = read_text(out + "/report.md");
   CHECK(md.find("![Pareto fronts](front.png)") != std::string::npos);
-  CHECK(md.find("no evaluations") != std::string::npos);          // the empty run, left out
-  CHECK(md.find("missing: not a run directory") != std::string::npos);    // the missing one
+  CHECK(md.find("no evaluations") != std::string::npos);                // the empty run, left out
+  CHECK(md.find("missing: not a run directory") != std::string::npos);  // the missing one
   CHECK(md.find("| ε | utility (mean) | utility min | utility max |") != std::string::npos);
 }
 

@@ -8,9 +8,10 @@
 using dpareto::test::run_cli;
 
 TEST_CASE("account dpsgd --json") {
-  const auto r = run_cli("account dpsgd --sampling poisson --q 0.01 --sigma 4 --steps 10000 --delta 1e-5 "
-                     "--orders 2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32 "
-                     "--conversion classic --json --rdp");
+  const auto r = run_cli(
+      "account dpsgd --sampling poisson --q 0.01 --sigma 4 --steps 10000 --delta 1e-5 "
+      "--orders 2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32 "
+      "--conversion classic --json --rdp");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.output);
   CHECK(j["epsilon"].get<double>() == doctest::Approx(1.26).epsilon(0.005));
@@ -30,8 +31,9 @@ TEST_CASE("account gaussian, tuning and calibrate --json") {
   g = run_cli("account gaussian --eps 2 --delta 1e-5 --json");
   REQUIRE(g.status == 0);
   CHECK(nlohmann::json::parse(g.output)["sigma_classic"].is_null());  // not valid for ε >= 1
-  const auto t = run_cli("account tuning --distribution poisson --mu 10 --sampling fixed --q 0.01 --sigma 1.5 "
-                     "--steps 1000 --delta 1e-5 --json");
+  const auto t = run_cli(
+      "account tuning --distribution poisson --mu 10 --sampling fixed --q 0.01 --sigma 1.5 "
+      "--steps 1000 --delta 1e-5 --json");
   REQUIRE(t.status == 0);
   j = nlohmann::json::parse(t.output);
   const auto base = nlohmann::json::parse(
@@ -50,15 +52,14 @@ TEST_CASE("bad input: one line naming the value, non-zero exit") {
   struct Case {
     std::string args, needle;
   };
-  for (const Case& c : {Case{base + "--q 1.5", "--q 1.5"}, Case{base + "--q -0.1", "--q -0.1"},
-                        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 0 --steps 10 --delta 1e-5", "--sigma 0"},
-                        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps=-3 --delta 1e-5", "--steps -3"},
-                        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps 3 --delta 1", "--delta 1"},
-                        Case{base + "--q 0.1 --orders 1,2", "order 1"},
-                        Case{base + "--q 0.1 --conversion best", "best"},
-                        Case{"account gaussian --eps 1 --delta 0", "--delta 0"},
-                        Case{"calibrate dpsgd --eps 1e-9 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson",
-                             "1e-09"}}) {
+  for (const Case& c :
+       {Case{base + "--q 1.5", "--q 1.5"}, Case{base + "--q -0.1", "--q -0.1"},
+        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 0 --steps 10 --delta 1e-5", "--sigma 0"},
+        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps=-3 --delta 1e-5", "--steps -3"},
+        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps 3 --delta 1", "--delta 1"},
+        Case{base + "--q 0.1 --orders 1,2", "order 1"}, Case{base + "--q 0.1 --conversion best", "best"},
+        Case{"account gaussian --eps 1 --delta 0", "--delta 0"},
+        Case{"calibrate dpsgd --eps 1e-9 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson", "1e-09"}}) {
     const auto r = run_cli(c.args);
     INFO(c.args, " -> ", r.output);
     CHECK(r.status != 0);
@@ -68,7 +69,8 @@ TEST_CASE("bad input: one line naming the value, non-zero exit") {
 }
 
 TEST_CASE("--accountant pld: the bracket in text and JSON, calibration, bad input") {
-  const std::string args = "account dpsgd --sampling poisson --q 0.01 --sigma 1.1 --steps 10000 --delta 1e-5 --accountant pld";
+  const std::string args =
+      "account dpsgd --sampling poisson --q 0.01 --sigma 1.1 --steps 10000 --delta 1e-5 --accountant pld";
   auto r = run_cli(args + " --json");
   REQUIRE(r.status == 0);
   auto j = nlohmann::json::parse(r.output);
@@ -102,24 +104,28 @@ TEST_CASE("--accountant pld: the bracket in text and JSON, calibration, bad inpu
   CHECK(j["epsilon"].get<double>() <= 1);
   CHECK(j["epsilon_optimistic"].get<double>() <= j["epsilon"].get<double>());
   j = nlohmann::json::parse(
-      run_cli("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --accountant rdp --json").output);
+      run_cli("calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson --accountant rdp --json")
+          .output);
   CHECK(pld_sigma < j["sigma"].get<double>());
   r = run_cli("calibrate steps --eps 2 --delta 1e-5 --q 0.01 --sigma 1.1 --sampling poisson --accountant pld --json");
   REQUIRE(r.status == 0);
   const long long pld_steps = nlohmann::json::parse(r.output)["steps"].get<long long>();
   j = nlohmann::json::parse(
-      run_cli("calibrate steps --eps 2 --delta 1e-5 --q 0.01 --sigma 1.1 --sampling poisson --accountant rdp --json").output);
+      run_cli("calibrate steps --eps 2 --delta 1e-5 --q 0.01 --sigma 1.1 --sampling poisson --accountant rdp --json")
+          .output);
   CHECK(pld_steps > j["steps"].get<long long>());
 
   struct Case {
     std::string args, needle;
   };
-  for (const Case& c : {Case{"account dpsgd --sampling poisson --q 0.01 --sigma 1 --steps 10 --delta 1e-5 --accountant moments", "moments"},
-                        Case{"account dpsgd --sampling poisson --q 0 --sigma 1 --steps 10 --delta 1e-5 --accountant pld", "q = 0"},
-                        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps 0 --delta 1e-5 --accountant pld", "steps = 0"},
-                        Case{"calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 100 --sampling poisson --accountant pld "
-                             "--conversion classic",
-                             "--accountant pld"}}) {
+  for (const Case& c :
+       {Case{"account dpsgd --sampling poisson --q 0.01 --sigma 1 --steps 10 --delta 1e-5 --accountant moments",
+             "moments"},
+        Case{"account dpsgd --sampling poisson --q 0 --sigma 1 --steps 10 --delta 1e-5 --accountant pld", "q = 0"},
+        Case{"account dpsgd --sampling poisson --q 0.1 --sigma 1 --steps 0 --delta 1e-5 --accountant pld", "steps = 0"},
+        Case{"calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 100 --sampling poisson --accountant pld "
+             "--conversion classic",
+             "--accountant pld"}}) {
     const auto bad = run_cli(c.args);
     INFO(c.args, " -> ", bad.output);
     CHECK(bad.status == 2);

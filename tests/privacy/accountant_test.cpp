@@ -37,7 +37,8 @@ TEST_CASE("RdpAccountant: events compose additively and reproduce Abadi et al.'s
   twice.compose_subsampled_gaussian(Sampling::poisson, 0.01, 4, 5000);
   twice.compose_subsampled_gaussian(Sampling::poisson, 0.01, 4, 5000);
   const auto whole = dpsgd_rdp(Sampling::poisson, 0.01, 4, 10000, integers);
-  for (std::size_t i = 0; i < whole.size(); ++i) CHECK(twice.curve().values()[i] == doctest::Approx(whole[i]).epsilon(1e-12));
+  for (std::size_t i = 0; i < whole.size(); ++i)
+    CHECK(twice.curve().values()[i] == doctest::Approx(whole[i]).epsilon(1e-12));
   CHECK(twice.epsilon(1e-5).epsilon == doctest::Approx(1.26).epsilon(0.005));  // Abadi et al. 2016
   // A pure-DP event through compose_rdp: ε-DP is (α, min(ε, αε²/2))-RDP.
   RdpAccountant pure(integers);

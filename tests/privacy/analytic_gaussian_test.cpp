@@ -25,8 +25,10 @@ TEST_CASE("analytic Gaussian delta is exact") {
       for (double sens : {1.0, 2.0}) {
         const double ours = analytic_gaussian_delta(eps, sigma, sens), ref = reference_delta(eps, sigma, sens);
         INFO("eps = ", eps, " sigma = ", sigma, " sens = ", sens, " ours = ", ours, " ref = ", ref);
-        if (ref > 1e-300) CHECK(std::abs(ours - ref) <= 1e-9 * ref);
-        else CHECK(ours <= 1e-290);
+        if (ref > 1e-300)
+          CHECK(std::abs(ours - ref) <= 1e-9 * ref);
+        else
+          CHECK(ours <= 1e-290);
       }
   // δ(0) = 2Φ(Δ/(2σ)) − 1
   CHECK(analytic_gaussian_delta(0, 1, 1) == doctest::Approx(std::erf(0.5 / std::sqrt(2.0))).epsilon(1e-14));

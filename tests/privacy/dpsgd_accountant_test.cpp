@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <algorithm>
+#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -36,7 +36,9 @@ double reference_rdp(double q, double sigma, int alpha) {
   return static_cast<double>(log(sum) / (alpha - 1));
 }
 
-double rel_diff(double a, double b) { return std::abs(a - b) / std::max(std::abs(a), std::abs(b)); }
+double rel_diff(double a, double b) {
+  return std::abs(a - b) / std::max(std::abs(a), std::abs(b));
+}
 
 }  // namespace
 
@@ -82,7 +84,8 @@ TEST_CASE("closed forms") {
     }
   // Fixed-size at α = 2 (WBK19 Thm 9 and Thm 27 alike): log(1 + γ² min{4(e^{1/σ²} − 1), 2e^{1/σ²}}).
   const double g = 0.01, s = 1.0;
-  CHECK(rel_diff(fixed_size_gaussian_rdp(g, s, 2), std::log1p(g * g * std::min(4 * std::expm1(1.0), 2 * std::exp(1.0)))) < 1e-14);
+  CHECK(rel_diff(fixed_size_gaussian_rdp(g, s, 2),
+                 std::log1p(g * g * std::min(4 * std::expm1(1.0), 2 * std::exp(1.0)))) < 1e-14);
   CHECK(fixed_size_gaussian_rdp(g, s, 1.5) == fixed_size_gaussian_rdp(g, s, 2));
   // γ = 1 is capped by the unsubsampled Gaussian.
   CHECK(fixed_size_gaussian_rdp(1, s, 7) == doctest::Approx(3.5));

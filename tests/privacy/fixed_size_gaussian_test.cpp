@@ -4,8 +4,8 @@
 // monotonicity, and the calibration figures that show the general bound's floor is gone.
 #include <doctest/doctest.h>
 
-#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <algorithm>
+#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -83,7 +83,9 @@ class ReferenceBound {
   std::vector<Big> g_, thm27_;  // g(i); 4√(Δ^{2⌊j/2⌋}g(0) Δ^{2⌈j/2⌉}g(0))
 };
 
-double rel_diff(double a, double b) { return std::abs(a - b) / std::max(std::abs(a), std::abs(b)); }
+double rel_diff(double a, double b) {
+  return std::abs(a - b) / std::max(std::abs(a), std::abs(b));
+}
 
 }  // namespace
 
@@ -190,10 +192,19 @@ TEST_CASE("Thm 27 bound: below the general bound, monotone in the order and in s
         const double general = fixed_size_general_rdp(gamma, sigma, alpha);
         const double more_noise = fixed_size_gaussian_rdp(gamma, sigma * 1.6, alpha);
         INFO("gamma = ", gamma, " sigma = ", sigma, " alpha = ", alpha, " v = ", v);
-        if (!(v <= general)) { below = false; CHECK(v <= general); }
+        if (!(v <= general)) {
+          below = false;
+          CHECK(v <= general);
+        }
         // Nondecreasing up to α = 256; beyond, the general terms (as dp_accounting) need not be.
-        if (alpha <= 256 && !(v >= previous * (1 - 1e-12))) { in_alpha = false; CHECK(v >= previous); }
-        if (!(more_noise <= v * (1 + 1e-12))) { in_sigma = false; CHECK(more_noise <= v); }
+        if (alpha <= 256 && !(v >= previous * (1 - 1e-12))) {
+          in_alpha = false;
+          CHECK(v >= previous);
+        }
+        if (!(more_noise <= v * (1 + 1e-12))) {
+          in_sigma = false;
+          CHECK(more_noise <= v);
+        }
         CHECK(std::isfinite(v));
         CHECK(v > 0);
         not_equal += v != general;
@@ -218,8 +229,8 @@ TEST_CASE("the general bound's floor is gone: sigma for (1, 1e-5) at q = 0.01, T
           ", fixed (Thm 27) = ", fixed, ", fixed-general (Thm 9) = ", general);
   CHECK(poisson == doctest::Approx(4.1258).epsilon(1e-4));
   CHECK(general == doctest::Approx(404.54).epsilon(1e-4));
-  CHECK(fixed < 10);        // far below the floor ...
-  CHECK(fixed > poisson);   // ... but replace-one neighbours cost more than add/remove
+  CHECK(fixed < 10);       // far below the floor ...
+  CHECK(fixed > poisson);  // ... but replace-one neighbours cost more than add/remove
   CHECK(fixed == doctest::Approx(8.1675).epsilon(1e-4));
   CHECK(dpsgd_epsilon(Sampling::fixed_size, q, fixed, steps, delta).epsilon <= epsilon);
 }
@@ -231,7 +242,8 @@ TEST_CASE("Thm 27 accounting is fast: all default orders at a new sigma") {
   for (double sigma = 0.4; sigma < 5000; sigma *= 1.25) {
     const auto start = std::chrono::steady_clock::now();
     const auto rdp = dpsgd_rdp(Sampling::fixed_size, 0.01, sigma, 1000, orders);
-    worst = std::max(worst, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    worst =
+        std::max(worst, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     CHECK(std::isfinite(rdp.back()));
   }
   MESSAGE("slowest dpsgd_rdp(fixed_size) over default_orders() at a new sigma: ", worst, " ms");

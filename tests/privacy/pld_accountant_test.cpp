@@ -84,7 +84,8 @@ TEST_CASE("PLD: T full-batch Gaussian steps are one Gaussian of sigma/sqrt(T)") 
   PldAccountant two;
   two.compose_subsampled_gaussian(Sampling::poisson, 1, 2, 3);
   two.compose_subsampled_gaussian(Sampling::poisson, 1, 4, 4);
-  CHECK(two.epsilon(1e-5).epsilon == doctest::Approx(analytic_gaussian_epsilon(1 / std::sqrt(3 / 4.0 + 4 / 16.0), 1e-5, 1)));
+  CHECK(two.epsilon(1e-5).epsilon ==
+        doctest::Approx(analytic_gaussian_epsilon(1 / std::sqrt(3 / 4.0 + 4 / 16.0), 1e-5, 1)));
 }
 
 TEST_CASE("PLD: the DP-SGD reference q = 0.01, sigma = 1.1, T = 1e4, delta = 1e-5") {
@@ -226,11 +227,11 @@ TEST_CASE("PLD: bad input is an InputError naming the value") {
                        dpareto::InputError);
   CHECK_THROWS_WITH_AS(accountant.compose_subsampled_gaussian(Sampling::poisson, 1.5, 1, 10), doctest::Contains("1.5"),
                        dpareto::InputError);
-  CHECK_THROWS_WITH_AS(accountant.compose_subsampled_gaussian(Sampling::poisson, 0.1, 0, 10), doctest::Contains("sigma = 0"),
-                       dpareto::InputError);
+  CHECK_THROWS_WITH_AS(accountant.compose_subsampled_gaussian(Sampling::poisson, 0.1, 0, 10),
+                       doctest::Contains("sigma = 0"), dpareto::InputError);
   CHECK_THROWS_AS(accountant.compose_subsampled_gaussian(Sampling::poisson, 0.1, HUGE_VAL, 10), dpareto::InputError);
-  CHECK_THROWS_WITH_AS(accountant.compose_subsampled_gaussian(Sampling::poisson, 0.1, 1, 0), doctest::Contains("steps = 0"),
-                       dpareto::InputError);
+  CHECK_THROWS_WITH_AS(accountant.compose_subsampled_gaussian(Sampling::poisson, 0.1, 1, 0),
+                       doctest::Contains("steps = 0"), dpareto::InputError);
   accountant.compose_subsampled_gaussian(Sampling::poisson, 0.1, 1, 10);
   for (double delta : {0.0, 1.0, -1e-5, std::nan("")})
     CHECK_THROWS_WITH_AS(accountant.epsilon(delta), doctest::Contains("delta"), dpareto::InputError);
@@ -241,6 +242,6 @@ TEST_CASE("PLD: bad input is an InputError naming the value") {
   PldAccountant fine(1e-9);
   fine.compose_subsampled_gaussian(Sampling::poisson, 0.1, 1, 1000);
   CHECK_THROWS_WITH_AS(fine.epsilon(1e-5), doctest::Contains("h = 1e-09"), dpareto::InputError);
-  CHECK_THROWS_WITH_AS(dpsgd_epsilon(AccountantKind::pld, Sampling::poisson, 0.1, 1, 10, 2), doctest::Contains("delta = 2"),
-                       dpareto::InputError);
+  CHECK_THROWS_WITH_AS(dpsgd_epsilon(AccountantKind::pld, Sampling::poisson, 0.1, 1, 10, 2),
+                       doctest::Contains("delta = 2"), dpareto::InputError);
 }

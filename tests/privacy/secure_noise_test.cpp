@@ -59,7 +59,8 @@ Reference reference(const std::function<double(std::int64_t)>& weight, const std
 
 // Chi-square statistic of the samples against the reference, and the sample moments checked to
 // within 5 standard errors.
-void check_fit(const std::function<std::int64_t()>& draw, const Reference& ref, const std::vector<std::int64_t>& edges) {
+void check_fit(const std::function<std::int64_t()>& draw, const Reference& ref,
+               const std::vector<std::int64_t>& edges) {
   std::vector<double> counts(21, 0.0);
   double sum = 0, sum2 = 0;
   for (int i = 0; i < kSamples; ++i) {
@@ -103,11 +104,11 @@ TEST_CASE("secure: ChaCha20 block matches RFC 8439 section 2.3.2") {
     key[i] = (4 * i) | ((4 * i + 1) << 8) | ((4 * i + 2) << 16) | ((4 * i + 3) << 24);  // bytes 00..1f
   }
   const auto block = ChaChaRandomSource::block(key, 1, {0x09000000U, 0x4a000000U, 0});
-  const std::vector<std::uint8_t> expected{
-      0x10, 0xf1, 0xe7, 0xe4, 0xd1, 0x3b, 0x59, 0x15, 0x50, 0x0f, 0xdd, 0x1f, 0xa3, 0x20, 0x71, 0xc4,
-      0xc7, 0xd1, 0xf4, 0xc7, 0x33, 0xc0, 0x68, 0x03, 0x04, 0x22, 0xaa, 0x9a, 0xc3, 0xd4, 0x6c, 0x4e,
-      0xd2, 0x82, 0x64, 0x46, 0x07, 0x9f, 0xaa, 0x09, 0x14, 0xc2, 0xd7, 0x05, 0xd9, 0x8b, 0x02, 0xa2,
-      0xb5, 0x12, 0x9c, 0xd1, 0xde, 0x16, 0x4e, 0xb9, 0xcb, 0xd0, 0x83, 0xe8, 0xa2, 0x50, 0x3c, 0x4e};
+  const std::vector<std::uint8_t> expected{0x10, 0xf1, 0xe7, 0xe4, 0xd1, 0x3b, 0x59, 0x15, 0x50, 0x0f, 0xdd, 0x1f, 0xa3,
+                                           0x20, 0x71, 0xc4, 0xc7, 0xd1, 0xf4, 0xc7, 0x33, 0xc0, 0x68, 0x03, 0x04, 0x22,
+                                           0xaa, 0x9a, 0xc3, 0xd4, 0x6c, 0x4e, 0xd2, 0x82, 0x64, 0x46, 0x07, 0x9f, 0xaa,
+                                           0x09, 0x14, 0xc2, 0xd7, 0x05, 0xd9, 0x8b, 0x02, 0xa2, 0xb5, 0x12, 0x9c, 0xd1,
+                                           0xde, 0x16, 0x4e, 0xb9, 0xcb, 0xd0, 0x83, 0xe8, 0xa2, 0x50, 0x3c, 0x4e};
   CHECK(std::vector<std::uint8_t>(block.begin(), block.end()) == expected);
 }
 
@@ -228,7 +229,8 @@ TEST_CASE("secure: discrete Gaussian matches its pmf (CKS20 Alg. 3)") {
   ChaChaRandomSource source(4);
   SUBCASE("sigma^2 = 37/3") {
     const auto edges = unit_edges();
-    const auto ref = reference([](std::int64_t x) { return std::exp(-double(x) * double(x) / (2 * 37.0 / 3.0)); }, edges, 200);
+    const auto ref =
+        reference([](std::int64_t x) { return std::exp(-double(x) * double(x) / (2 * 37.0 / 3.0)); }, edges, 200);
     check_fit([&] { return discrete_gaussian(source, Rational{37, 3}); }, ref, edges);
   }
   SUBCASE("sigma^2 = 1e6 from a double") {

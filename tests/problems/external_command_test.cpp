@@ -47,8 +47,8 @@ TEST_CASE("the template is split into argv words and placeholders are substitute
   options.command = R"(python3 'my script.py' --lr={lr} "--tag=a b" --n {epochs} x\ y {{lit}} '{"k": 1}' s{seed})";
   const ExternalCommandProblem p(two_params(), options);
   const auto argv = p.command_line({0.01, 5}, 42);
-  const std::vector<std::string> expected{"python3", "my script.py", "--lr=0.01", "--tag=a b", "--n", "5",
-                                          "x y", "{lit}", "{\"k\": 1}", "s42"};
+  const std::vector<std::string> expected{"python3", "my script.py", "--lr=0.01", "--tag=a b",  "--n",
+                                          "5",       "x y",          "{lit}",     "{\"k\": 1}", "s42"};
   CHECK(argv == expected);
 }
 
@@ -215,7 +215,8 @@ TEST_CASE("external oracle: hostile or chatty output is a failed evaluation with
   }
   SUBCASE("6 MiB of progress lines before the JSON: the last line is still found") {
     auto p = oracle(dir, "chatty",
-                    "python3 -c \"import sys\nfor i in range(100000): sys.stdout.write('progress line %06d ' % i + 'x' * 40 + '\\n')\n"
+                    "python3 -c \"import sys\nfor i in range(100000): sys.stdout.write('progress line %06d ' % i + 'x' "
+                    "* 40 + '\\n')\n"
                     "print('{\\\"epsilon\\\": 2, \\\"utility\\\": 0.5}')\"");
     const auto e = p.evaluate({0.01, 7}, 5);
     INFO(e.message);

@@ -27,7 +27,8 @@ const char* kCandidates = R"({"problem": "synthetic-logreg-sgd", "candidates": [
     {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";
 
 std::string problem_flags(const char* sampling) {
-  return std::string("--problem synthetic-logreg-sgd --set train_subset=2000 --set threads=2 --max-epochs 4 --set sampling=") +
+  return std::string(
+             "--problem synthetic-logreg-sgd --set train_subset=2000 --set threads=2 --max-epochs 4 --set sampling=") +
          sampling;
 }
 
@@ -67,7 +68,9 @@ TEST_CASE("account tuning --method equals tune's certificate for all five method
       {"grid", "fixed", "--method grid --mu 4 --target-epsilon 3"},
       {"subsampled-1", "poisson", "--method subsampled --subsample-rate 0.3 --mu 3 --variant 1 --target-epsilon 2"},
       {"subsampled-2", "poisson", "--method subsampled --subsample-rate 0.3 --mu 3 --variant 2 --target-epsilon 2"},
-      {"propose-test", "fixed", "--method propose-test --partitions 4 --granularity 0.1 --utility-floor 0.5 --tuning-share 0.4 --target-epsilon 3"},
+      {"propose-test", "fixed",
+       "--method propose-test --partitions 4 --granularity 0.1 --utility-floor 0.5 --tuning-share 0.4 --target-epsilon "
+       "3"},
       {"dp-hype", "fixed", "--method dp-hype --clients 20 --top-k 2 --client-split label-skew --target-epsilon 2"},
       {"dp-hype-poisson", "poisson", "--method dp-hype --clients 20 --target-epsilon 2"},
       {"propose-test-pld", "poisson", "--method propose-test --partitions 4 --tuning-share 0.1 --target-epsilon 1"},
@@ -106,7 +109,8 @@ TEST_CASE("account tuning --method equals tune's certificate for all five method
 TEST_CASE("account tuning --method prints text and rejects bad input with one line, exit 2") {
   const auto dir = temp_root.dir("bad");
   { std::ofstream(dir / "cands.json") << kCandidates; }
-  const std::string common = problem_flags("fixed") + " --candidates " + (dir / "cands.json").string() + " --delta 1e-5";
+  const std::string common =
+      problem_flags("fixed") + " --candidates " + (dir / "cands.json").string() + " --delta 1e-5";
   const auto text = run_cli("account tuning " + common + " --method grid --target-epsilon 3");
   REQUIRE_MESSAGE(text.status == 0, text.output);
   CHECK(text.output.find("grid (planned, as tune would certify): epsilon = ") == 0);

@@ -31,7 +31,8 @@ std::string error_of(const std::string& text) {
 
 TEST_CASE("candidates file: a valid file maps onto the space's order") {
   const auto path = std::filesystem::temp_directory_path() / "dpareto_select_candidates_test.json";
-  std::ofstream(path) << R"({"problem": "adult-logreg", "candidates": [{"epochs": 5, "lr": 0.1}, {"lr": 0.01, "epochs": 20}]})";
+  std::ofstream(path)
+      << R"({"problem": "adult-logreg", "candidates": [{"epochs": 5, "lr": 0.1}, {"lr": 0.01, "epochs": 20}]})";
   const auto file = select::read_candidate_file(path.string());
   CHECK(file.problem == "adult-logreg");
   const auto params = select::candidate_params(file, test_space());
@@ -49,10 +50,14 @@ TEST_CASE("candidates file: bad input is one line naming the file and the candid
         std::string::npos);
   CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 0.1, "epochs": 1}, {"lr": "a", "epochs": 1}]})") ==
         "cands.json: candidate 1: value of \"lr\" is not a finite number");
-  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 0.1}]})") == "cands.json: candidate 0: parameter \"epochs\" is missing");
-  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 0.1, "epochs": 2.5}]})").find("is an integer") != std::string::npos);
-  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 3, "epochs": 2}]})").find("outside [1e-04, 1]") != std::string::npos);
-  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 0.1, "epochs": 2, "mom": 1}]})").find("cands.json: candidate 0: ") == 0);
+  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 0.1}]})") ==
+        "cands.json: candidate 0: parameter \"epochs\" is missing");
+  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 0.1, "epochs": 2.5}]})").find("is an integer") !=
+        std::string::npos);
+  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 3, "epochs": 2}]})").find("outside [1e-04, 1]") !=
+        std::string::npos);
+  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 0.1, "epochs": 2, "mom": 1}]})")
+            .find("cands.json: candidate 0: ") == 0);
   CHECK_THROWS_WITH_AS(select::read_candidate_file("/nonexistent/c.json"),
                        "/nonexistent/c.json: cannot open the candidates file", InputError);
 }

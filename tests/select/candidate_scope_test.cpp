@@ -42,7 +42,9 @@ fs::path explore_and_pick(const std::string& name, const std::string& split) {
   return dir / "cands.json";
 }
 
-nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(dpareto::test::read_text(p)); }
+nlohmann::json read_json(const fs::path& p) {
+  return nlohmann::json::parse(dpareto::test::read_text(p));
+}
 
 dpareto::test::CliRun tune(const fs::path& candidates, const std::string& split, const std::string& extra,
                            const fs::path& out) {
@@ -99,10 +101,10 @@ TEST_CASE("data-role options: recorded in the settings, contradictions refused")
       {{{"data_role", "secret"}}, "option data_role=secret"}};
   for (const auto& [options, needle] : bad) {
     CAPTURE(needle);
-    CHECK_THROWS_WITH_AS(DpTrainingProblem({"synthetic-logreg-sgd", DataSource::synthetic,
-                                            dpareto::learn::logistic_regression(20)},
-                                           options),
-                         doctest::Contains(needle.c_str()), dpareto::InputError);
+    CHECK_THROWS_WITH_AS(
+        DpTrainingProblem({"synthetic-logreg-sgd", DataSource::synthetic, dpareto::learn::logistic_regression(20)},
+                          options),
+        doctest::Contains(needle.c_str()), dpareto::InputError);
   }
 }
 
@@ -125,7 +127,8 @@ TEST_CASE("proxy front: pick records it, tune on the private split covers everyt
   CHECK(c["data_roles"].get<std::string>().find("the private split") != std::string::npos);
 
   const auto overlap = cands.parent_path() / "overlap";
-  check_refused(tune(cands, "all", "", overlap), "which overlaps the rows --problem synthetic-logreg-sgd trains on", overlap);
+  check_refused(tune(cands, "all", "", overlap), "which overlaps the rows --problem synthetic-logreg-sgd trains on",
+                overlap);
   check_refused(run_cli("tune " + kProblem + " --set split=private --set proxy_fraction=0.4 --candidates " +
                         cands.string() + " --method grid --target-epsilon 2 --delta 1e-5 --out " + overlap.string()),
                 "proxy_fraction 0.5", overlap);
@@ -168,13 +171,15 @@ TEST_CASE("hand-written lists, other features, bad measured_on and the private t
   const auto refused = dir / "refused";
   check_refused(tune(dir / "hand.json", "all", "--release-test-utility", refused),
                 "--release-test-utility needs --test-split private", refused);
-  std::ofstream(dir / "wide.json") << "{" << list
-                                   << R"(, "measured_on": {"data_role": "public", "split": "all", "data_id": "x", "features": 123}})";
-  check_refused(tune(dir / "wide.json", "all", "", refused), "measured_on.features 123 differ from the 20 features", refused);
+  std::ofstream(dir / "wide.json")
+      << "{" << list << R"(, "measured_on": {"data_role": "public", "split": "all", "data_id": "x", "features": 123}})";
+  check_refused(tune(dir / "wide.json", "all", "", refused), "measured_on.features 123 differ from the 20 features",
+                refused);
   const std::pair<std::string, std::string> bad[] = {
       {R"({"data_role": "public", "split": "proxy", "data_id": "x", "features": 20})", "needs \"proxy_fraction\""},
       {R"({"data_role": "shared", "split": "all", "data_id": "x", "features": 20})", "data_role 'shared'"},
-      {R"({"data_role": "public", "split": "all", "data_id": "x", "features": 20, "run": "/tmp"})", "unknown key \"run\""},
+      {R"({"data_role": "public", "split": "all", "data_id": "x", "features": 20, "run": "/tmp"})",
+       "unknown key \"run\""},
       {R"([1, 2])", "measured_on must be an object"}};
   for (const auto& [measured, needle] : bad) {
     CAPTURE(measured);

@@ -91,7 +91,8 @@ TEST_CASE("dp-hype: epsilon(alpha) = alpha k / (2 sigma^2), independent of the n
   options.sigma = 7;
   for (std::size_t p : {std::size_t(3), std::size_t(100), std::size_t(1000000)}) {
     const auto rdp = dp_hype_rdp(orders, options, 250, p);
-    for (std::size_t i = 0; i < orders.size(); ++i) CHECK(rdp[i] == doctest::Approx(orders[i] * 3 / (2 * 49.0)).epsilon(1e-14));
+    for (std::size_t i = 0; i < orders.size(); ++i)
+      CHECK(rdp[i] == doctest::Approx(orders[i] * 3 / (2 * 49.0)).epsilon(1e-14));
   }
   // On a coarse grid (scale 2, per-client std s = 14/√250 ≈ 0.885) the KLS21 Thm 1 τ terms are
   // visible and grow with the dimension d: the sum of discrete Gaussians is not exactly Gaussian.
@@ -104,7 +105,8 @@ TEST_CASE("dp-hype: epsilon(alpha) = alpha k / (2 sigma^2), independent of the n
   for (std::size_t d : {std::size_t(10), std::size_t(1000)}) {
     const double eps = std::min(std::sqrt(3 / 49.0 + tau * d / 2), std::sqrt(3 / 49.0) + tau * std::sqrt(double(d)));
     const auto coarse = dp_hype_rdp(orders, options, 250, d);
-    for (std::size_t i = 0; i < orders.size(); ++i) CHECK(coarse[i] == doctest::Approx(orders[i] * eps * eps / 2).epsilon(1e-12));
+    for (std::size_t i = 0; i < orders.size(); ++i)
+      CHECK(coarse[i] == doctest::Approx(orders[i] * eps * eps / 2).epsilon(1e-12));
     CHECK(coarse[1] > 2 * 3 / (2 * 49.0));
   }
   CHECK(dp_hype_rdp(orders, options, 250, 1000)[1] > dp_hype_rdp(orders, options, 250, 10)[1]);

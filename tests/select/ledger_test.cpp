@@ -61,8 +61,10 @@ TEST_CASE("ledger: two runs compose as their certificates do by hand; a cap refu
   const auto b = nlohmann::json::parse(read_text(dir / "b" / "certificate.json"));
   const auto [orders, curve_a] = whole_curve(a);
   const auto curve_b = whole_curve(b).second;
-  CHECK(dpareto::privacy::rdp_to_epsilon(orders, curve_a, 1e-5).epsilon == doctest::Approx(a["epsilon"].get<double>()).epsilon(1e-12));
-  CHECK(dpareto::privacy::rdp_to_epsilon(orders, curve_b, 1e-5).epsilon == doctest::Approx(b["epsilon"].get<double>()).epsilon(1e-12));
+  CHECK(dpareto::privacy::rdp_to_epsilon(orders, curve_a, 1e-5).epsilon ==
+        doctest::Approx(a["epsilon"].get<double>()).epsilon(1e-12));
+  CHECK(dpareto::privacy::rdp_to_epsilon(orders, curve_b, 1e-5).epsilon ==
+        doctest::Approx(b["epsilon"].get<double>()).epsilon(1e-12));
   std::vector<double> both(orders.size());
   for (std::size_t i = 0; i < orders.size(); ++i) both[i] = curve_a[i] + curve_b[i];
   const double by_hand = dpareto::privacy::rdp_to_epsilon(orders, both, 1e-5).epsilon;

@@ -45,8 +45,8 @@ std::vector<std::uint8_t> client_vote(std::vector<int> rows, std::size_t candida
 }
 
 // Σ over clients of their votes, for rows[i] assigned to client assignment[i].
-std::vector<int> vote_sum(const std::vector<int>& rows, const std::vector<std::size_t>& assignment,
-                          std::size_t clients, std::size_t candidates, std::size_t k) {
+std::vector<int> vote_sum(const std::vector<int>& rows, const std::vector<std::size_t>& assignment, std::size_t clients,
+                          std::size_t candidates, std::size_t k) {
   std::vector<std::vector<int>> by_client(clients);
   for (std::size_t i = 0; i < rows.size(); ++i) by_client[assignment[i]].push_back(rows[i]);
   std::vector<int> sum(candidates, 0);
@@ -102,8 +102,8 @@ BruteForce brute_force(std::size_t k) {
             fewer.push_back(rows[i]);
             fewer_assignment.push_back(assignment[i]);
           }
-        out.add_remove = std::max(
-            out.add_remove, squared_distance(base, vote_sum(fewer, fewer_assignment, clients, candidates, k)));
+        out.add_remove =
+            std::max(out.add_remove, squared_distance(base, vote_sum(fewer, fewer_assignment, clients, candidates, k)));
       }
     }
   }
@@ -234,10 +234,12 @@ TEST_CASE("one record with a huge feature no longer decides whether tune release
   for (int seed = 1; seed <= 4; ++seed) {
     CAPTURE(seed);
     const auto run_dir = temp_root.dir("huge_run" + std::to_string(seed));
-    const auto r = run_tune(run_dir, candidates,
-                            "--problem adult-logreg-sgd --data-dir " + (dir / "data").string() +
-                                " --set threads=1 --method random-stopping --mu 6 --score-epsilon 0.05 --target-epsilon 4 "
-                                "--delta 1e-5 --seed " + std::to_string(seed));
+    const auto r =
+        run_tune(run_dir, candidates,
+                 "--problem adult-logreg-sgd --data-dir " + (dir / "data").string() +
+                     " --set threads=1 --method random-stopping --mu 6 --score-epsilon 0.05 --target-epsilon 4 "
+                     "--delta 1e-5 --seed " +
+                     std::to_string(seed));
     REQUIRE_MESSAGE(r.status == 0, r.output);
     const auto c = certificate(r.out);
     CHECK_FALSE(c["selected"].is_null());

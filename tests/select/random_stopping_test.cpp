@@ -99,7 +99,8 @@ TEST_CASE("random stopping: the best of the K runs is released") {
     CHECK(*result.selected == best);
     CHECK(result.best_utility == utility[best]);
   }
-  CHECK_THROWS_AS(random_stopping_select(0, PoissonStopping{1}, [](std::size_t, std::uint64_t) { return 0.5; }, source),
+  CHECK_THROWS_AS(random_stopping_select(
+                      0, PoissonStopping{1}, [](std::size_t, std::uint64_t) { return 0.5; }, source),
                   dpareto::InputError);
   CHECK_THROWS_AS(draw_stopping_count(TruncatedNegativeBinomialStopping{-1, 0.5}, source), dpareto::InputError);
   CHECK_THROWS_AS(draw_stopping_count(TruncatedNegativeBinomialStopping{1, 1}, source), dpareto::InputError);

@@ -35,7 +35,7 @@ TEST_CASE("write_release_directory: a new release replaces the old one whole; no
   write_release_directory(out, {{"run", 1}}, "logreg", w);
   CHECK(fs::exists(out / "model.bin"));
   write_release_directory(out, {{"run", 2}}, "logreg", std::nullopt);  // nothing released this time
-  CHECK_FALSE(fs::exists(out / "model.bin"));                        // the previous model is gone with it
+  CHECK_FALSE(fs::exists(out / "model.bin"));                          // the previous model is gone with it
   CHECK(nlohmann::json::parse(read_text(out / "certificate.json"))["run"] == 2);
   CHECK(entries(root) == 1);  // no staging or old directory left beside it
   CHECK(entries(out) == 1);
@@ -58,9 +58,11 @@ TEST_CASE("tune --out over a foreign directory is refused before any budget is s
       {"epochs": 1, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}]})";
   fs::create_directories(dir / "results");
   std::ofstream(dir / "results" / "front.csv") << "id\n";
-  const auto r = run_cli("tune --problem synthetic-logreg-sgd --set train_subset=500 --candidates " +
-                         (dir / "c.json").string() + " --method random-stopping --target-epsilon 2 --delta 1e-5 "
-                         "--seed 1 --ledger " + (dir / "ledger.json").string() + " --out " + (dir / "results").string());
+  const auto r =
+      run_cli("tune --problem synthetic-logreg-sgd --set train_subset=500 --candidates " + (dir / "c.json").string() +
+              " --method random-stopping --target-epsilon 2 --delta 1e-5 "
+              "--seed 1 --ledger " +
+              (dir / "ledger.json").string() + " --out " + (dir / "results").string());
   CHECK(r.status == 2);
   CHECK(r.output.find("holds front.csv") != std::string::npos);
   CHECK(read_text(dir / "results" / "front.csv") == "id\n");

@@ -40,9 +40,10 @@ nlohmann::json tune_certificate(const std::string& name, const std::string& flag
   std::ofstream(dir / "c.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
       {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";
-  const auto r = run_cli("tune --problem synthetic-logreg-sgd --set train_subset=1500 --set threads=2 --max-epochs 4 "
-                         "--candidates " + (dir / "c.json").string() + " --delta 1e-5 " + flags + " --out " +
-                         (dir / "out").string());
+  const auto r = run_cli(
+      "tune --problem synthetic-logreg-sgd --set train_subset=1500 --set threads=2 --max-epochs 4 "
+      "--candidates " +
+      (dir / "c.json").string() + " --delta 1e-5 " + flags + " --out " + (dir / "out").string());
   REQUIRE_MESSAGE(r.status == 0, r.output);
   return nlohmann::json::parse(dpareto::test::read_text(dir / "out" / "certificate.json"));
 }
@@ -82,8 +83,10 @@ TEST_CASE("tune: a negative best noisy score is released as a score, never as 'w
   // ε_s = 1e-4 on about 300 validation rows: noise of scale 10⁴ counts, so scores are often < 0.
   int negative = 0;
   for (int seed = 1; seed <= 8; ++seed) {
-    const auto c = tune_certificate("neg" + std::to_string(seed), "--method random-stopping --mu 1 "
-                                    "--score-epsilon 0.0001 --target-epsilon 3 --seed " + std::to_string(seed));
+    const auto c = tune_certificate("neg" + std::to_string(seed),
+                                    "--method random-stopping --mu 1 "
+                                    "--score-epsilon 0.0001 --target-epsilon 3 --seed " +
+                                        std::to_string(seed));
     if (c["selected"].is_null()) continue;  // K = 0
     const double v = c["validation_utility"].get<double>();
     negative += v < 0;
@@ -93,8 +96,9 @@ TEST_CASE("tune: a negative best noisy score is released as a score, never as 'w
 }
 
 TEST_CASE("tune propose-test: the doubling level is reported as such, not as a validation utility") {
-  const auto c = tune_certificate("pt", "--method propose-test --partitions 4 --granularity 0.1 --utility-floor 0.5 "
-                                        "--target-epsilon 2 --seed 5");
+  const auto c = tune_certificate("pt",
+                                  "--method propose-test --partitions 4 --granularity 0.1 --utility-floor 0.5 "
+                                  "--target-epsilon 2 --seed 5");
   CHECK(c["validation_utility"].is_null());
   CHECK(c.contains("utility_reached"));
   if (!c["selected"].is_null())

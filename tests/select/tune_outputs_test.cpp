@@ -75,8 +75,10 @@ TEST_CASE("tune writes only documented files and certificate keys") {
   std::ofstream(dir / "c.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
       {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";
-  const std::string common = "tune --problem synthetic-logreg-sgd --set train_subset=1500 --set threads=2 --max-epochs 4 "
-                             "--candidates " + (dir / "c.json").string() + " --delta 1e-5 --seed 2";
+  const std::string common =
+      "tune --problem synthetic-logreg-sgd --set train_subset=1500 --set threads=2 --max-epochs 4 "
+      "--candidates " +
+      (dir / "c.json").string() + " --delta 1e-5 --seed 2";
   const std::pair<const char*, const char*> runs[] = {
       {"rs", "--method random-stopping --target-epsilon 2"},
       {"tnb", "--method random-stopping --distribution tnb --eta 1 --gamma 0.3 --target-epsilon 3"},

@@ -13,13 +13,13 @@
 
 #include "../support/test_support.hpp"
 #include "dpareto/core/error.hpp"
-#include "dpareto/select/dp_hype.hpp"
-#include "dpareto/select/model_file.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 #include "dpareto/privacy/pld_accountant.hpp"
 #include "dpareto/privacy/random_stopping_bound.hpp"
 #include "dpareto/privacy/subsampled_tuning.hpp"
+#include "dpareto/select/dp_hype.hpp"
+#include "dpareto/select/model_file.hpp"
 #include "dpareto/select/propose_test.hpp"
 #include "dpareto/select/tuning_data.hpp"
 #include "dpareto/select/tuning_pipeline.hpp"
@@ -33,7 +33,9 @@ namespace {
 
 const dpareto::test::TempRoot temp_root("dpareto_tune_test_");
 
-void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
 
 // Fixed-size lots (replace-one): the accounting below is recomputed with Sampling::fixed_size.
 const char* kProblemFlags =
@@ -150,10 +152,10 @@ TEST_CASE("tune random-stopping end to end; epsilon matches account tuning") {
     const auto model = read_model_file((out / "model.bin").string());
     CHECK(model.weights.size() == 21);
   }
-  const auto acc = run_cli("account tuning --distribution poisson --mu 3 --sampling " + base["sampling"].get<std::string>() +
-                           " --q " + base["q"].dump() + " --sigma " + base["sigma"].dump() + " --steps " +
-                           base["steps"].dump() + " --delta 1e-5 --score-epsilon " +
-                           c["validation"]["score_epsilon"].dump() + " --json");
+  const auto acc =
+      run_cli("account tuning --distribution poisson --mu 3 --sampling " + base["sampling"].get<std::string>() +
+              " --q " + base["q"].dump() + " --sigma " + base["sigma"].dump() + " --steps " + base["steps"].dump() +
+              " --delta 1e-5 --score-epsilon " + c["validation"]["score_epsilon"].dump() + " --json");
   REQUIRE_MESSAGE(acc.status == 0, acc.output);
   const auto j = nlohmann::json::parse(acc.output);
   CHECK(std::abs(j["epsilon"].get<double>() - c["epsilon"].get<double>()) <= 1e-9);
@@ -170,7 +172,8 @@ TEST_CASE("tune random-stopping end to end; epsilon matches account tuning") {
 }
 
 TEST_CASE("tune random-stopping with a truncated negative binomial K matches account tuning") {
-  const auto [c, out] = run_tune("tnb", kCandidates, "--method random-stopping --distribution tnb --eta 1 --gamma 0.3 --target-epsilon 2");
+  const auto [c, out] = run_tune("tnb", kCandidates,
+                                 "--method random-stopping --distribution tnb --eta 1 --gamma 0.3 --target-epsilon 2");
   check_common(c, "random-stopping", 2, 2);
   CHECK(c["stopping"]["distribution"] == "tnb");
   const auto& base = c["components"][0];
@@ -196,8 +199,10 @@ TEST_CASE("tune --test-split private releases nothing computed on the test split
   CHECK(pub.certificate["epsilon"] == c["epsilon"]);
   CHECK(pub.certificate["selected"] == c["selected"]);
   if (!c["selected"].is_null()) CHECK(pub.certificate["test_utility"].is_number());
-  const auto bad = run_cli("tune " + std::string(kProblemFlags) + " --candidates x.json --method grid --target-epsilon 1 "
-                           "--delta 1e-5 --test-split secret --out " + (temp_root.dir("bad-split") / "o").string());
+  const auto bad = run_cli("tune " + std::string(kProblemFlags) +
+                           " --candidates x.json --method grid --target-epsilon 1 "
+                           "--delta 1e-5 --test-split secret --out " +
+                           (temp_root.dir("bad-split") / "o").string());
   CHECK(bad.status == 2);
   CHECK(bad.output.find("--test-split 'secret' is not public or private") != std::string::npos);
 }
@@ -210,7 +215,8 @@ TEST_CASE("tune grid: per-candidate sigmas, uniform bound recomputed independent
   CHECK(sigmas[0] != sigmas[1]);
   const int n_train = c["validation"]["training_rows"].get<int>();
   const auto orders = dpareto::privacy::default_orders();
-  auto curve = max_dpsgd({{2, 64}, {3, 128}, {1, 32}}, 2000, n_train, sigmas, orders, dpareto::privacy::Sampling::fixed_size);
+  auto curve =
+      max_dpsgd({{2, 64}, {3, 128}, {1, 32}}, 2000, n_train, sigmas, orders, dpareto::privacy::Sampling::fixed_size);
   const double score = c["validation"]["score_epsilon"].get<double>();
   for (std::size_t i = 0; i < orders.size(); ++i) curve[i] += dpareto::privacy::pure_dp_rdp(score, orders[i]);
   const auto tuned = dpareto::privacy::poisson_stopping_rdp(orders, curve, 4);
@@ -227,7 +233,8 @@ TEST_CASE("tune defaults: mu = 2.5 x candidates, score noise 0.5 pp of accuracy"
   check_common(c, "random-stopping", 3, 3);
   CHECK(c["stopping"]["mu"].get<double>() == 7.5);
   const int rows = c["validation"]["rows"].get<int>();
-  CHECK(c["validation"]["score_epsilon"].get<double>() == doctest::Approx(std::min(std::sqrt(2.0) / (0.005 * rows), 0.3)));
+  CHECK(c["validation"]["score_epsilon"].get<double>() ==
+        doctest::Approx(std::min(std::sqrt(2.0) / (0.005 * rows), 0.3)));
   TuningSettings large;
   large.target_epsilon = 100;
   CHECK(effective_score_epsilon(large, 10000) == doctest::Approx(std::sqrt(2.0) / 50));
@@ -245,10 +252,10 @@ TEST_CASE("tune subsampled variants 1 and 2: Koskela-Kulkarni bounds recomputed 
   double sigma_by_variant[2];
   for (int variant : {1, 2}) {
     CAPTURE(variant);
-    const auto [c, out] = run_tune("sub" + std::to_string(variant), kCandidates,
-                                   "--method subsampled --subsample-rate 0.3 --mu 3 --variant " + std::to_string(variant) +
-                                       " --target-epsilon 2",
-                                   poisson);
+    const auto [c, out] = run_tune(
+        "sub" + std::to_string(variant), kCandidates,
+        "--method subsampled --subsample-rate 0.3 --mu 3 --variant " + std::to_string(variant) + " --target-epsilon 2",
+        poisson);
     check_common(c, "subsampled", 2, 2);
     const double sigma = c["noise_multiplier"].get<double>();
     const int m = c["rows"]["tuning_training"].get<int>(), n_final = c["rows"]["final_training"].get<int>();
@@ -306,8 +313,9 @@ TEST_CASE("tune propose-test: data-independent bound composed with the final tra
 TEST_CASE("tune propose-test --accountant pld: tuning in RDP at delta/2 plus the training's PLD at delta/2") {
   const std::string poisson =
       "--problem synthetic-logreg-sgd --set train_subset=2000 --set threads=2 --set sampling=poisson --max-epochs 4";
-  const std::string flags = "--method propose-test --partitions 4 --granularity 0.1 --utility-floor 0.5 "
-                            "--tuning-share 0.1 --target-epsilon 1";
+  const std::string flags =
+      "--method propose-test --partitions 4 --granularity 0.1 --utility-floor 0.5 "
+      "--tuning-share 0.1 --target-epsilon 1";
   const auto [c, out] = run_tune("pt-pld", kGridCandidates, flags, poisson);
   check_common(c, "propose-test", 3, 1);
   REQUIRE(c["accountant"] == "pld");
@@ -315,8 +323,9 @@ TEST_CASE("tune propose-test --accountant pld: tuning in RDP at delta/2 plus the
   const auto& split = c["split"];
   CHECK(split["tuning_delta"] == 5e-6);
   CHECK(split["training_delta"] == 5e-6);
-  CHECK(c["epsilon"].get<double>() ==
-        doctest::Approx(split["tuning_epsilon"].get<double>() + split["training_epsilon"].get<double>()).epsilon(1e-12));
+  CHECK(
+      c["epsilon"].get<double>() ==
+      doctest::Approx(split["tuning_epsilon"].get<double>() + split["training_epsilon"].get<double>()).epsilon(1e-12));
   // The tuning part recomputed in RDP at δ/2, the training part by an independent PLD accountant
   // per candidate at δ/2 (the largest).
   const auto orders = dpareto::privacy::default_orders();
@@ -352,9 +361,9 @@ TEST_CASE("tune propose-test --accountant pld: tuning in RDP at delta/2 plus the
 TEST_CASE("tune dp-hype: record-level vote curve composed with the final training") {
   for (const char* split : {"iid", "label-skew"}) {
     CAPTURE(split);
-    const auto [c, out] = run_tune(std::string("hype-") + split, kGridCandidates,
-                                   std::string("--method dp-hype --clients 20 --top-k 2 --client-split ") + split +
-                                       " --target-epsilon 2");
+    const auto [c, out] = run_tune(
+        std::string("hype-") + split, kGridCandidates,
+        std::string("--method dp-hype --clients 20 --top-k 2 --client-split ") + split + " --target-epsilon 2");
     check_common(c, "dp-hype", 3, 2);
     const double sigma = c["vote_sigma"].get<double>();
     const auto orders = dpareto::privacy::default_orders();
@@ -365,7 +374,8 @@ TEST_CASE("tune dp-hype: record-level vote curve composed with the final trainin
     for (double a : orders) vote.push_back(a * per_order / (sigma * sigma));
     CHECK(to_epsilon(orders, vote) == doctest::Approx(1.0).epsilon(1e-8));  // tuning share 0.5 of 2
     const auto sigmas = c["components"][1]["noise_multipliers"].get<std::vector<double>>();
-    auto total = max_dpsgd({{2, 64}, {3, 128}, {1, 32}}, 2000, 2000, sigmas, orders, dpareto::privacy::Sampling::fixed_size);
+    auto total =
+        max_dpsgd({{2, 64}, {3, 128}, {1, 32}}, 2000, 2000, sigmas, orders, dpareto::privacy::Sampling::fixed_size);
     for (std::size_t i = 0; i < orders.size(); ++i) total[i] += vote[i];
     CHECK(std::abs(to_epsilon(orders, total) - c["epsilon"].get<double>()) <= 1e-9);
     CHECK(c["noisy_votes"].size() == 3);
@@ -383,13 +393,15 @@ TEST_CASE("tune rejects bad input with one line and writes nothing") {
   const auto dir = temp_root.dir("bad");
   write_text(dir / "empty.json", R"({"problem": "synthetic-logreg-sgd", "candidates": []})");
   write_text(dir / "broken.json", R"({"problem": "synthetic-logreg-sgd", "candidates": [ {"epochs": )");
-  write_text(dir / "ok.json",
-             R"({"problem": "synthetic-logreg-sgd", "candidates": [{"epochs": 1, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}]})");
+  write_text(
+      dir / "ok.json",
+      R"({"problem": "synthetic-logreg-sgd", "candidates": [{"epochs": 1, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}]})");
   const auto out = dir / "out";
   const std::string ok = "--candidates " + (dir / "ok.json").string();
   const std::pair<std::string, std::string> cases[] = {
       {"--candidates " + (dir / "empty.json").string() + " --method random-stopping --target-epsilon 1", "empty.json"},
-      {"--candidates " + (dir / "broken.json").string() + " --method random-stopping --target-epsilon 1", "broken.json"},
+      {"--candidates " + (dir / "broken.json").string() + " --method random-stopping --target-epsilon 1",
+       "broken.json"},
       {ok + " --method random-stopping --target-epsilon 1e-5", "too small"},
       {ok + " --method grid --target-epsilon 1e-6", "too small"},
       {ok + " --method propose-test --target-epsilon 1e-7", "too small"},
@@ -403,7 +415,8 @@ TEST_CASE("tune rejects bad input with one line and writes nothing") {
       {ok + " --method propose-test --tuning-share 1 --target-epsilon 1", "--tuning-share 1"},
   };
   for (const auto& [args, needle] : cases) {
-    const auto r = run_cli("tune " + std::string(kProblemFlags) + " " + args + " --delta 1e-5 --seed 1 --out " + out.string());
+    const auto r =
+        run_cli("tune " + std::string(kProblemFlags) + " " + args + " --delta 1e-5 --seed 1 --out " + out.string());
     CHECK_MESSAGE(r.status != 0, args);
     CHECK_MESSAGE(r.output.find(needle) != std::string::npos, r.output);
     CHECK_MESSAGE(std::count(r.output.begin(), r.output.end(), '\n') == 1, r.output);

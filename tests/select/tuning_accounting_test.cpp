@@ -63,7 +63,8 @@ TEST_CASE("per-candidate sigmas are the smallest meeting the per-candidate targe
     const long long steps = learn::training_steps(configs[i], 1600);
     CHECK(privacy::dpsgd_epsilon(privacy::Sampling::fixed_size, q, sigmas[i], steps, 1e-5).epsilon <= 0.7);
     CHECK(privacy::dpsgd_epsilon(privacy::Sampling::fixed_size, q, sigmas[i] * (1 - 1e-8), steps, 1e-5).epsilon > 0.7);
-    CHECK(sigmas[i] == doctest::Approx(privacy::calibrate_sigma(privacy::Sampling::fixed_size, q, steps, 0.7, 1e-5)).epsilon(1e-8));
+    CHECK(sigmas[i] ==
+          doctest::Approx(privacy::calibrate_sigma(privacy::Sampling::fixed_size, q, steps, 0.7, 1e-5)).epsilon(1e-8));
   }
 }
 
@@ -76,13 +77,15 @@ TEST_CASE("per-candidate epsilon is the largest for which the procedure meets th
     const auto curve = stopping_rdp(PoissonStopping{5}, orders, uniform_training_rdp(with, 1600, orders));
     return privacy::rdp_to_epsilon(orders, curve, 1e-5).epsilon;
   };
-  const auto cal = calibrate_candidate_epsilon(configs, 1600, 1e-5, orders, privacy::Conversion::improved, total, 2.0, "t");
+  const auto cal =
+      calibrate_candidate_epsilon(configs, 1600, 1e-5, orders, privacy::Conversion::improved, total, 2.0, "t");
   CHECK(total(cal.sigmas) <= 2.0);
   CHECK(total(cal.sigmas) > 1.999);
   CHECK(cal.candidate_epsilon < 2.0);
   const auto larger = per_candidate_sigmas(configs, 1600, cal.candidate_epsilon * (1 + 1e-7), 1e-5, orders,
                                            privacy::Conversion::improved);
   CHECK(total(larger) > 2.0);
-  CHECK_THROWS_AS(calibrate_candidate_epsilon(configs, 1600, 1e-5, orders, privacy::Conversion::improved, total, 1e-4, "t"),
-                  InputError);
+  CHECK_THROWS_AS(
+      calibrate_candidate_epsilon(configs, 1600, 1e-5, orders, privacy::Conversion::improved, total, 1e-4, "t"),
+      InputError);
 }

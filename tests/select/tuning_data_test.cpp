@@ -52,7 +52,8 @@ TEST_CASE("uniform parts are balanced; label-skewed parts follow their home labe
   const auto skewed = label_skewed_parts(iota_rows(n), labels, 2, 4, 0.8, source);
   // Part j's home label is j mod 2: P(home label | in part j) = (0.8·½·½ + 0.2·½·¼) / (¼) = 0.9.
   for (std::size_t j = 0; j < 4; ++j) {
-    const auto home = std::count_if(skewed[j].begin(), skewed[j].end(), [&](int r) { return labels[std::size_t(r)] == int(j % 2); });
+    const auto home =
+        std::count_if(skewed[j].begin(), skewed[j].end(), [&](int r) { return labels[std::size_t(r)] == int(j % 2); });
     const double share = double(home) / double(skewed[j].size());
     CHECK(share == doctest::Approx(0.9).epsilon(0.03));
   }

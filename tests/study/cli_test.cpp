@@ -27,7 +27,9 @@ const dpareto::test::TempRoot temp_root("dpareto_cli_test_");
 
 using dpareto::test::read_text;
 
-pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) { return dpareto::test::spawn_cli(dir, args); }
+pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
+  return dpareto::test::spawn_cli(dir, args);
+}
 
 struct Result {
   int status;
@@ -40,12 +42,28 @@ Result run(const fs::path& dir, const std::vector<std::string>& args) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(dir / "stderr.txt")};
 }
 
-std::vector<std::string> oracle_run(const std::string& study, int budget, double sleep, const std::string& workers = "1") {
-  return {"explore", "--space", (source / "experiments/example_oracle_space.json").string(), "--oracle-cmd",
+std::vector<std::string> oracle_run(const std::string& study, int budget, double sleep,
+                                    const std::string& workers = "1") {
+  return {"explore",
+          "--space",
+          (source / "experiments/example_oracle_space.json").string(),
+          "--oracle-cmd",
           "python3 " + (source / "experiments/example_oracle.py").string() + " --sleep " + std::to_string(sleep) +
               " --lr {lr} --epochs {epochs} --noise {noise} --seed {seed}",
-          "--budget", std::to_string(budget), "--init", "4", "--seed", "3", "--workers", workers, "--study", study,
-          "--out", "out", "--candidates", "200"};
+          "--budget",
+          std::to_string(budget),
+          "--init",
+          "4",
+          "--seed",
+          "3",
+          "--workers",
+          workers,
+          "--study",
+          study,
+          "--out",
+          "out",
+          "--candidates",
+          "200"};
 }
 
 void check_one_line_error(const Result& r, const std::string& fragment) {
@@ -104,28 +122,36 @@ TEST_CASE("CLI: an external-oracle study killed with SIGKILL resumes with its co
 TEST_CASE("CLI: bad input is one line naming the file and the problem, exit non-zero, database untouched") {
   const auto dir = temp_root.dir("bad");
   std::ofstream(dir / "notes.txt") << "not a database\n";
-  check_one_line_error(run(dir, {"explore", "--problem", "svt", "--study", "notes.txt"}), "notes.txt: not an SQLite database");
+  check_one_line_error(run(dir, {"explore", "--problem", "svt", "--study", "notes.txt"}),
+                       "notes.txt: not an SQLite database");
   CHECK(read_text(dir / "notes.txt") == "not a database\n");
   check_one_line_error(run(dir, {"export", "notes.txt", "--out", "x"}), "notes.txt: not an SQLite database");
 
   std::ofstream(dir / "kind.json") << R"({"parameters": [{"name": "lr", "kind": "real", "low": 0, "high": 1}]})";
-  check_one_line_error(run(dir, {"explore", "--space", "kind.json", "--oracle-cmd", "true {lr}"}), "kind.json: parameter 1 ('lr'): unknown kind");
-  std::ofstream(dir / "inverted.json") << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 1, "high": 0}]})";
-  check_one_line_error(run(dir, {"explore", "--space", "inverted.json", "--oracle-cmd", "true {lr}"}), "inverted.json: space: parameter 'lr' has empty or inverted bounds");
+  check_one_line_error(run(dir, {"explore", "--space", "kind.json", "--oracle-cmd", "true {lr}"}),
+                       "kind.json: parameter 1 ('lr'): unknown kind");
+  std::ofstream(dir / "inverted.json")
+      << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 1, "high": 0}]})";
+  check_one_line_error(run(dir, {"explore", "--space", "inverted.json", "--oracle-cmd", "true {lr}"}),
+                       "inverted.json: space: parameter 'lr' has empty or inverted bounds");
   std::ofstream(dir / "ok.json") << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 0, "high": 1}]})";
   check_one_line_error(run(dir, {"explore", "--space", "ok.json", "--oracle-cmd", "true {lr} {momentum}"}),
                        "--oracle-cmd: placeholder {momentum} names no parameter");
 
-  REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study", "svt.db", "--out", "o"}).status == 0);
+  REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study", "svt.db",
+                    "--out", "o"})
+              .status == 0);
   const std::string before = read_text(dir / "svt.db");
   check_one_line_error(run(dir, {"explore", "--space", "ok.json", "--oracle-cmd", "true {lr}", "--study", "svt.db"}),
                        "svt.db: refusing to continue: it was created for problem 'svt', not 'external'");
-  check_one_line_error(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "2", "--study", "svt.db", "--out", "o"}),
+  check_one_line_error(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "2",
+                                 "--study", "svt.db", "--out", "o"}),
                        "seeded with 1, not 2");
   {
     auto holder = StudyDatabase::open((dir / "svt.db").string(), StudyDatabase::Access::read_write);
-    check_one_line_error(run(dir, {"explore", "--problem", "svt", "--budget", "5", "--init", "2", "--study", "svt.db", "--out", "o"}),
-                         "svt.db: in use by another dpareto process");
+    check_one_line_error(
+        run(dir, {"explore", "--problem", "svt", "--budget", "5", "--init", "2", "--study", "svt.db", "--out", "o"}),
+        "svt.db: in use by another dpareto process");
   }
   CHECK(read_text(dir / "svt.db") == before);
 }
@@ -135,7 +161,8 @@ TEST_CASE("CLI: export only reads: a study in a directory the user cannot write 
   const auto studies = dir / "studies";
   fs::create_directories(studies);
   REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study",
-                    (studies / "svt.db").string(), "--out", "out"}).status == 0);
+                    (studies / "svt.db").string(), "--out", "out"})
+              .status == 0);
   const std::string before = read_text(studies / "svt.db");
   fs::permissions(studies, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                                fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
@@ -174,8 +201,9 @@ TEST_CASE("CLI: a study in which every evaluation failed can be started afresh w
   std::ofstream(dir / "oracle.sh") << "#!/bin/sh\necho '{\"epsilon\": 1, \"utility\": 0.5}'\n";
   fs::permissions(dir / "oracle.sh", fs::perms::owner_all);
   auto args = [&](const std::string& command) {
-    return std::vector<std::string>{"explore", "--space", "space.json", "--oracle-cmd", command, "--budget", "4",
-                                    "--init", "4", "--seed", "1", "--study", "s.db", "--out", "out"};
+    return std::vector<std::string>{"explore", "--space", "space.json", "--oracle-cmd", command, "--budget",
+                                    "4",       "--init",  "4",          "--seed",       "1",     "--study",
+                                    "s.db",    "--out",   "out"};
   };
   REQUIRE(run(dir, args("./oracel.sh {x}")).status == 1);  // a typo: every evaluation fails
   const auto refused = run(dir, args("./oracle.sh {x}"));
@@ -197,11 +225,13 @@ TEST_CASE("CLI: a study in which every evaluation failed can be started afresh w
 TEST_CASE("CLI: a corrupt explorer state in a study is an error naming the study") {
   const auto dir = temp_root.dir("corruptstate");
   REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study", "s.db",
-                    "--out", "out"}).status == 0);
+                    "--out", "out"})
+              .status == 0);
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open((dir / "s.db").c_str(), &db) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, "UPDATE study_meta SET value = '{\"asks\": 3, \"bo_asks\": 1, \"epsilon_theta\": [1, 2], "
-                           "\"utility_theta\": []}' WHERE key = 'explorer_state'",
+  REQUIRE(sqlite3_exec(db,
+                       "UPDATE study_meta SET value = '{\"asks\": 3, \"bo_asks\": 1, \"epsilon_theta\": [1, 2], "
+                       "\"utility_theta\": []}' WHERE key = 'explorer_state'",
                        nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
   const auto r = run(dir, {"explore", "--problem", "svt", "--budget", "5", "--init", "2", "--seed", "1", "--study",

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/study/run_record.hpp"
@@ -87,8 +87,8 @@ TEST_CASE("run directory: written after every evaluation, read back identically,
   CHECK(lines == 4);  // header + 3
 
   study::RunDirectoryWriter batch((dir / "batch").string(), info);
-  batch.add_many({record(1, 2.0, 0.5), record(2, 1.0, 0.4), record(3, 0.5, 0.9, false), record(4, 4.0, 0.8),
-                  record(5, 3.0, 0.5)});
+  batch.add_many(
+      {record(1, 2.0, 0.5), record(2, 1.0, 0.4), record(3, 0.5, 0.9, false), record(4, 4.0, 0.8), record(5, 3.0, 0.5)});
   for (std::size_t i = 0; i < 5; ++i) CHECK(batch.hv_history()[i] == doctest::Approx(writer.hv_history()[i]));
   fs::remove_all(dir);
 }

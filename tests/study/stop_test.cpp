@@ -25,7 +25,9 @@ namespace {
 
 const dpareto::test::TempRoot temp_root("dpareto_stop_test_");
 
-pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) { return dpareto::test::spawn_cli(dir, args); }
+pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
+  return dpareto::test::spawn_cli(dir, args);
+}
 
 int wait_status(pid_t pid) {
   int status = 0;
@@ -33,7 +35,9 @@ int wait_status(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
+bool alive(pid_t pid) {
+  return ::kill(pid, 0) == 0;
+}
 
 // An oracle that records its pid and a background child's, then sleeps: it never finishes alone.
 void write_oracle(const fs::path& dir) {
@@ -44,7 +48,8 @@ void write_oracle(const fs::path& dir) {
 
 // Waits until the oracle of a run in `dir` has started its background child; returns (oracle, child).
 std::pair<pid_t, pid_t> wait_for_oracle(const fs::path& dir) {
-  for (int i = 0; i < 400 && !fs::exists(dir / "child.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (int i = 0; i < 400 && !fs::exists(dir / "child.pid"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   REQUIRE(fs::exists(dir / "child.pid"));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   return {std::stoi(read_text(dir / "oracle.pid")), std::stoi(read_text(dir / "child.pid"))};
@@ -76,8 +81,8 @@ TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes
     CHECK(both_gone(oracle, child));
     // The interrupted evaluation is still `running` in the study (not recorded as a failure), so a
     // resume evaluates it again.
-    const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
-                                                        dpareto::study::StudyDatabase::Access::read_only);
+    const auto db =
+        dpareto::study::StudyDatabase::open((dir / "s.db").string(), dpareto::study::StudyDatabase::Access::read_only);
     CHECK(db.completed().empty());
     REQUIRE(db.trials().size() == 1);
     CHECK(db.trials().front().record.status == dpareto::study::EvaluationStatus::running);
@@ -87,8 +92,9 @@ TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes
 TEST_CASE("explore stops when its first evaluations all fail the same way, and never reports success then") {
   const auto dir = temp_root.dir("allfail");
   std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
-  const std::vector<std::string> base{"explore", "--space", "space.json", "--oracle-cmd", "no-such-oracle-program {x}",
-                                      "--budget", "12", "--init", "4", "--seed", "1", "--out", "out"};
+  const std::vector<std::string> base{
+      "explore", "--space", "space.json", "--oracle-cmd", "no-such-oracle-program {x}", "--budget", "12", "--init", "4",
+      "--seed",  "1",       "--out",      "out"};
   CHECK(wait_status(spawn(dir, base)) == 1);
   std::string err = read_text(dir / "stderr.txt");
   CHECK(err.find("the first 3 evaluations all failed: cannot run 'no-such-oracle-program'") != std::string::npos);
@@ -116,11 +122,25 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
   const auto dir = temp_root.dir("crashtwice");
   write_oracle(dir);
   // slow.sh hangs while `hang` exists, and otherwise answers at once.
-  std::ofstream(dir / "slow.sh") << "#!/bin/sh\nif [ -e hang ]; then echo $$ > oracle.pid; sleep 300 & echo $! > child.pid; "
-                                    "wait; fi\necho '{\"epsilon\": 1, \"utility\": 0.5}'\n";
+  std::ofstream(dir / "slow.sh")
+      << "#!/bin/sh\nif [ -e hang ]; then echo $$ > oracle.pid; sleep 300 & echo $! > child.pid; "
+         "wait; fi\necho '{\"epsilon\": 1, \"utility\": 0.5}'\n";
   std::ofstream(dir / "hang");
-  const std::vector<std::string> args{"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string() + " {x}",
-                                      "--budget", "3", "--init", "3", "--seed", "1", "--study", "s.db", "--out", "out"};
+  const std::vector<std::string> args{"explore",
+                                      "--space",
+                                      "space.json",
+                                      "--oracle-cmd",
+                                      (dir / "slow.sh").string() + " {x}",
+                                      "--budget",
+                                      "3",
+                                      "--init",
+                                      "3",
+                                      "--seed",
+                                      "1",
+                                      "--study",
+                                      "s.db",
+                                      "--out",
+                                      "out"};
   const auto stop = [&](int signal) {
     fs::remove(dir / "child.pid");
     const pid_t pid = spawn(dir, args);
@@ -130,8 +150,8 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
     CHECK(both_gone(oracle, child));
   };
   const auto starts = [&] {
-    const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
-                                                        dpareto::study::StudyDatabase::Access::read_only);
+    const auto db =
+        dpareto::study::StudyDatabase::open((dir / "s.db").string(), dpareto::study::StudyDatabase::Access::read_only);
     REQUIRE(db.trials().size() == 1);
     CHECK(db.trials()[0].record.status == dpareto::study::EvaluationStatus::running);
     return db.trials()[0].unfinished_starts;
@@ -144,8 +164,8 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
   CHECK(starts() == 2);
   fs::remove(dir / "hang");
   CHECK(wait_status(spawn(dir, args)) == 0);
-  const auto db = dpareto::study::StudyDatabase::open((dir / "s.db").string(),
-                                                      dpareto::study::StudyDatabase::Access::read_only);
+  const auto db =
+      dpareto::study::StudyDatabase::open((dir / "s.db").string(), dpareto::study::StudyDatabase::Access::read_only);
   REQUIRE(db.completed().size() == 3);
   CHECK(db.trials()[0].record.status == dpareto::study::EvaluationStatus::failed);
   CHECK(db.trials()[0].record.message.find("ended abnormally (crashed or was killed) 2 times") != std::string::npos);
@@ -156,8 +176,9 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
 TEST_CASE("two runs never write the same run directory at once") {
   const auto dir = temp_root.dir("outlock");
   write_oracle(dir);
-  const std::vector<std::string> args{"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
-                                      "--budget", "4", "--init", "2", "--seed", "1", "--out", "out"};
+  const std::vector<std::string> args{
+      "explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(), "--budget", "4", "--init", "2",
+      "--seed",  "1",       "--out",      "out"};
   const pid_t first = spawn(dir, args);
   const auto [oracle, child] = wait_for_oracle(dir);
   const auto second_dir = temp_root.dir("outlock-second");
@@ -166,8 +187,8 @@ TEST_CASE("two runs never write the same run directory at once") {
   second_args[2] = (dir / "space.json").string();
   CHECK(wait_status(spawn(second_dir, second_args)) == 2);
   const std::string err = read_text(second_dir / "stderr.txt");
-  CHECK(err == "dpareto explore: error: --out " + (dir / "out").string() +
-                   ": in use by another dpareto process (locked)\n");
+  CHECK(err ==
+        "dpareto explore: error: --out " + (dir / "out").string() + ": in use by another dpareto process (locked)\n");
   ::kill(first, SIGTERM);
   CHECK(wait_status(first) == 128 + SIGTERM);
   CHECK(both_gone(oracle, child));

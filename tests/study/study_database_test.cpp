@@ -26,9 +26,11 @@ namespace {
 const dpareto::test::TempRoot temp_root("dpareto_study_test_");
 
 StudyIdentity identity() {
-  return {"toy", {{"repeats", "1"}},
-          {{"parameters", {{{"name", "x"}, {"kind", "continuous"}, {"low", 0}, {"high", 1}, {"scale", "linear"}},
-                           {{"name", "y"}, {"kind", "continuous"}, {"low", 0}, {"high", 1}, {"scale", "linear"}}}}}};
+  return {"toy",
+          {{"repeats", "1"}},
+          {{"parameters",
+            {{{"name", "x"}, {"kind", "continuous"}, {"low", 0}, {"high", 1}, {"scale", "linear"}},
+             {{"name", "y"}, {"kind", "continuous"}, {"low", 0}, {"high", 1}, {"scale", "linear"}}}}}};
 }
 
 RunInfo info() {
@@ -117,8 +119,8 @@ std::string integrity(const fs::path& path) {
 }
 
 bool same(const EvaluationRecord& a, const EvaluationRecord& b) {
-  return a.id == b.id && a.phase == b.phase && a.status == b.status && a.params == b.params &&
-         a.epsilon == b.epsilon && a.utility == b.utility && a.seed == b.seed && a.message == b.message;
+  return a.id == b.id && a.phase == b.phase && a.status == b.status && a.params == b.params && a.epsilon == b.epsilon &&
+         a.utility == b.utility && a.seed == b.seed && a.message == b.message;
 }
 
 }  // namespace
@@ -254,8 +256,9 @@ TEST_CASE("bad study files are refused with one line naming the file, and left u
   expect_refused(corrupt, "corrupt row (trial 1): status 'bogus' is not ok, failed or running");
   sql(corrupt, "UPDATE evaluations SET status = 'ok', epsilon = 'abc' WHERE trial = 1;");
   expect_refused(corrupt, "not a number");
-  sql(corrupt, "UPDATE evaluations SET epsilon = 1 WHERE trial = 1;"
-               "INSERT OR REPLACE INTO study_meta VALUES ('unfinished_starts', '{\"1\": 2}');");
+  sql(corrupt,
+      "UPDATE evaluations SET epsilon = 1 WHERE trial = 1;"
+      "INSERT OR REPLACE INTO study_meta VALUES ('unfinished_starts', '{\"1\": 2}');");
   expect_refused(corrupt, "metadata 'unfinished_starts': entry \"1\": 2 is not a start count of a running trial");
 
   const auto busy = dir / "busy.db";
@@ -303,8 +306,9 @@ TEST_CASE("open_or_create_study: a resume must keep the configuration and the se
   CHECK(open_or_create_study(path, identity(), unseeded, config, false)->run_info().seed == info().seed);
   CHECK_THROWS_WITH_AS(open_or_create_study(path, identity(), unseeded, config, true),
                        doctest::Contains("seeded with 7, not 99"), InputError);
-  CHECK_THROWS_WITH_AS(open_or_create_study(path, identity(), info(), {{"method", "grid"}, {"initial_points", 8}}, true),
-                       doctest::Contains("it was run with method=\"random\", not \"grid\""), InputError);
+  CHECK_THROWS_WITH_AS(
+      open_or_create_study(path, identity(), info(), {{"method", "grid"}, {"initial_points", 8}}, true),
+      doctest::Contains("it was run with method=\"random\", not \"grid\""), InputError);
 }
 
 TEST_CASE("a study of three objectives: a column for the third, written, reopened and read back") {

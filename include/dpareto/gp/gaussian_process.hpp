@@ -15,11 +15,11 @@ namespace dpareto::gp {
 
 struct GpOptions {
   bool learn_noise = true;
-  double nugget = 1e-6;        // noise variance floor (standardized units) and the fixed value when not learned
-  int random_restarts = 4;     // besides the warm start
-  double log_lengthscale_low = -4.6, log_lengthscale_high = 2.3;    // ℓ ∈ [0.01, 10] (unit-cube inputs)
-  double log_signal_low = -4.6, log_signal_high = 4.6;              // s² ∈ [0.01, 100]
-  double log_noise_low = -13.8, log_noise_high = 0.0;               // σ_n² ∈ [1e-6, 1]
+  double nugget = 1e-6;     // noise variance floor (standardized units) and the fixed value when not learned
+  int random_restarts = 4;  // besides the warm start
+  double log_lengthscale_low = -4.6, log_lengthscale_high = 2.3;  // ℓ ∈ [0.01, 10] (unit-cube inputs)
+  double log_signal_low = -4.6, log_signal_high = 4.6;            // s² ∈ [0.01, 100]
+  double log_noise_low = -13.8, log_noise_high = 0.0;             // σ_n² ∈ [1e-6, 1]
   int max_jitter_retries = 6;  // Cholesky: jitter 1e-8·mean(diag) × 10^k, k = 0..retries−1
   // Receives one line per Cholesky retry (default: std::cerr).
   std::function<void(const std::string&)> log;
@@ -69,13 +69,13 @@ class GaussianProcess {
 
   GpOptions options_;
   Eigen::MatrixXd X_;
-  Eigen::VectorXd y_;          // caller units
+  Eigen::VectorXd y_;  // caller units
   double y_mean_ = 0, y_scale_ = 1;
   Eigen::VectorXd theta_;
   // Factorized once at construction (of nothing) so that its status is defined: Eigen leaves it
   // uninitialized, and copying or moving a GP before its first fit would read it (UBSan).
   Eigen::LLT<Eigen::MatrixXd> chol_{Eigen::MatrixXd(0, 0)};
-  Eigen::VectorXd alpha_;      // K⁻¹ (y − mean)/scale
+  Eigen::VectorXd alpha_;  // K⁻¹ (y − mean)/scale
   bool factorized_ = false;
 };
 

@@ -19,8 +19,8 @@ class Dataset {
   // Labels must lie in [0, num_classes); `features` has one row per label, every value finite.
   static Dataset from_dense(MatrixF features, std::vector<int> labels, int num_classes);
   // `bytes` holds rows of `dimension` values; feature = byte * scale (e.g. 1/255 for pixels).
-  static Dataset from_bytes(std::vector<std::uint8_t> bytes, int dimension, std::vector<int> labels,
-                            int num_classes, float scale);
+  static Dataset from_bytes(std::vector<std::uint8_t> bytes, int dimension, std::vector<int> labels, int num_classes,
+                            float scale);
 
   int size() const { return static_cast<int>(labels_.size()); }
   int dimension() const { return dimension_; }

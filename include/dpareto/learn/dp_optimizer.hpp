@@ -38,9 +38,9 @@ struct TrainConfig {
   int epochs = 1;
   int lot_size = 256;  // m (the expected lot size under Poisson sampling)
   double learning_rate = 0.01;
-  double noise_multiplier = 0;  // σ
+  double noise_multiplier = 0;                                 // σ
   double clip_norm = std::numeric_limits<double>::infinity();  // L; +inf only with σ = 0
-  int threads = 1;  // the lot's rows are split over this many threads
+  int threads = 1;                                             // the lot's rows are split over this many threads
   // ChaCha20 key of the noise (= privacy::ChaChaRandomSource::Key); empty: the fast seeded sampler.
   std::optional<std::array<std::uint32_t, 8>> noise_key;
 };

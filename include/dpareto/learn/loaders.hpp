@@ -16,8 +16,7 @@ Dataset load_libsvm(const std::filesystem::path& path, int dimension);
 
 // IDX image + label files (MNIST), gzip-compressed or raw (zlib reads both). Pixels stay uint8
 // and are scaled to [0, 1]; labels must lie in [0, num_classes).
-Dataset load_idx(const std::filesystem::path& images, const std::filesystem::path& labels,
-                 int num_classes = 10);
+Dataset load_idx(const std::filesystem::path& images, const std::filesystem::path& labels, int num_classes = 10);
 
 // CSV with a header row: numeric columns, one of which (named `label_column`) holds integer
 // labels in [0, num_classes); the others are the features, in file order.

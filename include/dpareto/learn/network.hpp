@@ -40,11 +40,11 @@ Architecture mlp2();  // 784-128-64-10
 
 // Scratch matrices of one forward/backward pass, reused across steps (one per thread).
 struct Workspace {
-  std::vector<MatrixF> activations;  // post-ReLU outputs of the hidden layers, then the logits
-  std::vector<MatrixF> deltas;       // ∂ℓ_i/∂(pre-activation) per layer, rows = examples
-  Eigen::VectorXd norms_sq;          // per-example squared gradient norms (double)
-  std::vector<Eigen::Index> dropped; // examples whose gradient norm was not finite (contribute 0)
-  MatrixF input;                     // the input with the dropped examples' rows zeroed
+  std::vector<MatrixF> activations;   // post-ReLU outputs of the hidden layers, then the logits
+  std::vector<MatrixF> deltas;        // ∂ℓ_i/∂(pre-activation) per layer, rows = examples
+  Eigen::VectorXd norms_sq;           // per-example squared gradient norms (double)
+  std::vector<Eigen::Index> dropped;  // examples whose gradient norm was not finite (contribute 0)
+  MatrixF input;                      // the input with the dropped examples' rows zeroed
 };
 
 class Network {
@@ -70,15 +70,13 @@ class Network {
   // Afterwards ws.norms_sq holds the unclipped squared norms when clip is finite. `x_norms_sq`,
   // when given, are the squared norms of the rows of x (Dataset::gather keeps them). The loss is
   // not computed: training never branches on a noise-free quantity of the private data.
-  void clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
-                            float clip, Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq = nullptr) const;
+  void clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels, float clip,
+                            Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq = nullptr) const;
 
   // Mean loss over the rows (for finite-difference checks and monitoring).
-  double mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
-                   Workspace& ws) const;
+  double mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels, Workspace& ws) const;
   // Number of rows whose predicted class equals the label.
-  int count_correct(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
-                    Workspace& ws) const;
+  int count_correct(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels, Workspace& ws) const;
   // The network's outputs (logits), one row per row of x: one column for the binary losses, one
   // per class for softmax. The reference stays valid until `ws` is used again.
   const MatrixF& logits(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const {

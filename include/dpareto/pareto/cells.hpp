@@ -9,7 +9,7 @@
 namespace dpareto::pareto {
 
 struct Cell {
-  double a_low;   // may be -inf (cell 0)
+  double a_low;  // may be -inf (cell 0)
   double a_high;
   double b_high;  // the cell extends to -inf in the second objective
 };

@@ -17,8 +17,7 @@ double hypervolume(const std::vector<Point>& points, const Point& reference);
 
 // HV(P ∪ {m}) − HV(P) for a front (or any set) P, computed directly on the cells (DESIGN §3.2);
 // 0 when m is dominated by P or not strictly better than the reference.
-double hypervolume_improvement_2d(const std::vector<Point2>& points, const Point2& m,
-                                  const Point2& reference);
+double hypervolume_improvement_2d(const std::vector<Point2>& points, const Point2& m, const Point2& reference);
 // Any number of objectives: the 2-D path above, else on the boxes of boxes.hpp.
 double hypervolume_improvement(const std::vector<Point>& points, const Point& m, const Point& reference);
 

@@ -13,13 +13,13 @@
 namespace dpareto::pareto {
 
 struct Objective {
-  std::string name;                  // "epsilon", "error"
-  std::vector<std::string> columns;  // record columns it owns: its value's column first, then
-                                     // what is recorded beside it ("utility", "utility_min", ...)
-  bool complement = false;           // the objective is 1 − the column (error = 1 − utility)
+  std::string name;                           // "epsilon", "error"
+  std::vector<std::string> columns;           // record columns it owns: its value's column first, then
+                                              // what is recorded beside it ("utility", "utility_min", ...)
+  bool complement = false;                    // the objective is 1 − the column (error = 1 − utility)
   Transform surrogate = Transform::identity;  // the GP models surrogate(column value)
-  double reference = 1;              // the anti-ideal value (hypervolume reference)
-  bool known_exactly = false;        // a noiseless oracle: its GP keeps the nugget only
+  double reference = 1;                       // the anti-ideal value (hypervolume reference)
+  bool known_exactly = false;                 // a noiseless oracle: its GP keeps the nugget only
 
   const std::string& column() const { return columns.front(); }
   // Column value -> objective value (to minimize), and back.

@@ -50,8 +50,7 @@ struct RenderJob {
   GnuplotScript script;
   std::string output_path;
 };
-void render_all(const std::vector<RenderJob>& jobs, const Canvas& canvas, bool keep_scripts = false,
-                int parallel = 4);
+void render_all(const std::vector<RenderJob>& jobs, const Canvas& canvas, bool keep_scripts = false, int parallel = 4);
 
 // The path of the gnuplot executable (PATH lookup, or $DPARETO_GNUPLOT); DependencyError
 // "gnuplot not found: install the Debian package gnuplot-nox (scripts/setup does)" otherwise.

@@ -24,8 +24,8 @@ struct HeatAxis {
 };
 
 struct HeatMap {
-  std::string rows;      // "x y value" in coordinates, one scan per x with blank lines between
-  bool regular = true;   // uniformly spaced coordinates (drawn as an image), else coloured squares
+  std::string rows;     // "x y value" in coordinates, one scan per x with blank lines between
+  bool regular = true;  // uniformly spaced coordinates (drawn as an image), else coloured squares
   double x_low = 0, x_high = 0, y_low = 0, y_high = 0;  // outer cell edges, parameter units
 };
 HeatMap heat_map(const std::vector<HeatSample>& samples, const HeatAxis& x, const HeatAxis& y);
@@ -38,7 +38,6 @@ std::pair<double, double> heat_value_range(const std::vector<HeatSample>& sample
 std::string heat_panel_setup(const std::pair<double, double>& value_range, bool log_colors,
                              const std::string& color_label);
 // Axis setup of an ordinary (points) panel over one parameter: label, scale, range.
-std::string parameter_axis(const std::string& axis, const std::string& name, bool log_scale, double low,
-                           double high);
+std::string parameter_axis(const std::string& axis, const std::string& name, bool log_scale, double low, double high);
 
 }  // namespace dpareto::plot

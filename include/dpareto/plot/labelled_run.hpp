@@ -9,7 +9,7 @@
 namespace dpareto::plot {
 
 struct LabelledRun {
-  std::string label;      // legend text: "<dir name> (<method>)"
+  std::string label;  // legend text: "<dir name> (<method>)"
   std::string directory;
   study::RunData data;
 };
@@ -36,6 +36,8 @@ std::string common_delta(const std::vector<const study::RunData*>& runs);
 std::string epsilon_label(const std::string& delta);
 std::string utility_axis_label(bool accuracy, bool brief = false);  // brief: for small panels
 // The plotted utility-axis value of an error: error itself, or 1 − error with `accuracy`.
-inline double utility_axis_value(double error, bool accuracy) { return accuracy ? 1 - error : error; }
+inline double utility_axis_value(double error, bool accuracy) {
+  return accuracy ? 1 - error : error;
+}
 
 }  // namespace dpareto::plot

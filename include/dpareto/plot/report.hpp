@@ -12,8 +12,8 @@
 namespace dpareto::plot {
 
 struct ReportOptions {
-  std::string out_dir;     // created if missing
-  std::string exact_dir;   // optional `dpareto exact` run: exact front / hypervolume / oracle maps
+  std::string out_dir;    // created if missing
+  std::string exact_dir;  // optional `dpareto exact` run: exact front / hypervolume / oracle maps
   Canvas canvas;
   bool accuracy = false;
   bool keep_scripts = false;
@@ -24,9 +24,9 @@ struct ReportOptions {
 };
 
 struct ReportResult {
-  std::vector<std::string> figures;  // paths written
-  std::string markdown;              // path of report.md
-  std::vector<std::string> problems; // one line per run left out or figure replaced by a message, and why
+  std::vector<std::string> figures;   // paths written
+  std::string markdown;               // path of report.md
+  std::vector<std::string> problems;  // one line per run left out or figure replaced by a message, and why
 };
 
 ReportResult write_report(const std::vector<std::string>& run_dirs, const ReportOptions& options);

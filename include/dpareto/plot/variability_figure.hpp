@@ -10,8 +10,7 @@ struct VariabilityFigureOptions {
   bool accuracy = false;
 };
 
-GnuplotScript variability_figure(const std::vector<LabelledRun>& runs,
-                                 const VariabilityFigureOptions& options = {});
+GnuplotScript variability_figure(const std::vector<LabelledRun>& runs, const VariabilityFigureOptions& options = {});
 
 // Whether any ok record's repeats differ (utility_min < utility_max): otherwise the three fronts
 // coincide and the figure says nothing.

@@ -22,8 +22,7 @@ double calibrate_sigma(Sampling sampling, double q, long long steps, double epsi
 // Largest T >= 0 with ε(T) <= epsilon (0 when one step already exceeds it). Throws InputError
 // when q = 0 (any number of steps would do).
 long long max_steps(Sampling sampling, double q, double sigma, double epsilon, double delta,
-                    const std::vector<double>& orders = default_orders(),
-                    Conversion conversion = Conversion::improved);
+                    const std::vector<double>& orders = default_orders(), Conversion conversion = Conversion::improved);
 
 // The same by the chosen accountant (default orders, improved conversion for RDP; AccountantKind::rdp
 // is exactly the functions above). With AccountantKind::pld (PldAccountant, whose ε never exceeds

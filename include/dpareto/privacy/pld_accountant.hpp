@@ -10,8 +10,8 @@
 //   that go into δ. Both neighbouring directions (remove: (1−q)N(0,σ²)+qN(1,σ²) vs N(0,σ²); add:
 //   the reverse) are composed; ε is the larger of the two (δ likewise).
 // - Events with q = 1 only (full-batch Gaussian): composed exactly as one Gaussian of noise
-//   (Σ T/σ²)^{−1/2} (Dong, Roth, Su 2019: μ-GDP composes to sqrt(Σμ²)-GDP) and read out by analytic_gaussian.hpp, unless
-//   `exact_full_batch` is false.
+//   (Σ T/σ²)^{−1/2} (Dong, Roth, Su 2019: μ-GDP composes to sqrt(Σμ²)-GDP) and read out by analytic_gaussian.hpp,
+//   unless `exact_full_batch` is false.
 // - Fixed-size lots (replace-one, Sampling::fixed_size*) and compose_rdp curves go into an RDP
 //   part. With both parts, ε(δ) = min over δ = δ₁ + δ₂ (a small grid of splits) of ε_PLD(δ₁) +
 //   ε_RDP(δ₂) (basic composition), and δ(ε) likewise over ε = ε₁ + ε₂.
@@ -39,12 +39,12 @@ inline constexpr double kAutoDiscretization = 0;
 inline constexpr double kPldTailMass = 1e-15;
 
 struct PldEpsilon {
-  double epsilon;       // reported upper bound: min(pld, rdp)
-  double optimistic;    // lower bound on the exact ε (of the Poisson part; 0 without one)
+  double epsilon;     // reported upper bound: min(pld, rdp)
+  double optimistic;  // lower bound on the exact ε (of the Poisson part; 0 without one)
   double delta;
   double discretization;  // grid width h used (0: exact or no Poisson part)
-  double pld;           // the PLD-based upper bound alone (with the RDP part by δ-splitting)
-  double rdp;           // the RDP accountant's ε of everything composed
+  double pld;             // the PLD-based upper bound alone (with the RDP part by δ-splitting)
+  double rdp;             // the RDP accountant's ε of everything composed
 };
 
 struct PldDelta {

@@ -33,15 +33,15 @@ RdpCurve scored_run_rdp(const RdpCurve& training, double score_epsilon);
 // ε'(α) = ε(α) + μ δ̂ + log(μ)/(α−1), where the candidate is (ε̂, δ̂)-DP with
 // e^{ε̂} = 1 + 1/(α−1); δ̂ comes from the candidate's own curve (improved conversion, minimized
 // over `orders`).
-std::vector<double> poisson_stopping_rdp(const std::vector<double>& orders,
-                                         const std::vector<double>& candidate_rdp, double mu);
+std::vector<double> poisson_stopping_rdp(const std::vector<double>& orders, const std::vector<double>& candidate_rdp,
+                                         double mu);
 
 // K ~ truncated negative binomial(η, γ), η in (−1, ∞), γ in (0, 1) (Papernot & Steinke 2022,
 // Thm 2): ε'(α) = ε(α) + (1+η)(1 − 1/α̂) ε(α̂) + (1+η) log(1/γ)/α̂ + log(E[K])/(α−1),
 // minimized over α̂ in `orders`.
 std::vector<double> truncated_negative_binomial_stopping_rdp(const std::vector<double>& orders,
-                                                             const std::vector<double>& candidate_rdp,
-                                                             double eta, double gamma);
+                                                             const std::vector<double>& candidate_rdp, double eta,
+                                                             double gamma);
 
 // E[K] = η(1−γ)/(γ(1−γ^η)) for η ≠ 0, (1/γ − 1)/log(1/γ) for η = 0 (the logarithmic law).
 double truncated_negative_binomial_mean(double eta, double gamma);

@@ -27,12 +27,12 @@ struct DeltaResult {
 };
 
 // Smallest ε over the orders at which the curve guarantees (ε, δ)-DP; δ in (0, 1).
-EpsilonResult rdp_to_epsilon(const std::vector<double>& orders, const std::vector<double>& rdp,
-                             double delta, Conversion conversion = Conversion::improved);
+EpsilonResult rdp_to_epsilon(const std::vector<double>& orders, const std::vector<double>& rdp, double delta,
+                             Conversion conversion = Conversion::improved);
 
 // Smallest δ over the orders for a given ε >= 0 (the inverse of rdp_to_epsilon at each order).
-DeltaResult rdp_to_delta(const std::vector<double>& orders, const std::vector<double>& rdp,
-                         double epsilon, Conversion conversion = Conversion::improved);
+DeltaResult rdp_to_delta(const std::vector<double>& orders, const std::vector<double>& rdp, double epsilon,
+                         Conversion conversion = Conversion::improved);
 
 // Names for CLI/JSON: "improved" / "classic"; parsing throws InputError naming `source`.
 const char* to_string(Conversion conversion);

@@ -20,9 +20,9 @@ double poisson_gaussian_rdp(double q, double sigma, double alpha);
 // Δ^l g(0) comes from a series of positive terms (gaussian_forward_difference.hpp), never from the
 // alternating sum, which cancels catastrophically for large σ. For α > 256 (and wherever that
 // series is not summed, see there) every term takes the second branch, 2e^{(j−1)ε(j)}, exactly as
-// dp_accounting does beyond α = 256: the values never fall below that reference implementation's. Unlike the general bound below, its terms vanish as σ → ∞.
-// Fractional α > 2: linear interpolation of (α−1)ε'(α) between ⌊α⌋ and ⌈α⌉ (WBK19 Cor. 10);
-// 1 < α < 2: ε'(2) (RDP is nondecreasing in α). Capped by the unsubsampled α/(2σ²).
+// dp_accounting does beyond α = 256: the values never fall below that reference implementation's. Unlike the general
+// bound below, its terms vanish as σ → ∞. Fractional α > 2: linear interpolation of (α−1)ε'(α) between ⌊α⌋ and ⌈α⌉
+// (WBK19 Cor. 10); 1 < α < 2: ε'(2) (RDP is nondecreasing in α). Capped by the unsubsampled α/(2σ²).
 double fixed_size_gaussian_rdp(double gamma, double sigma, double alpha);
 
 // The same sampling with the general bound of WBK19 Thm 9 for any base mechanism, here with

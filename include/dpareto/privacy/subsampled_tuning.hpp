@@ -10,8 +10,7 @@ namespace dpareto::privacy {
 
 // Variant 1: tune on X₁, train the final model on X \ X₁ (their eq. 3.1), Thm 1:
 // ε(α) = max{ε₁(α), ε₂(α)} of their eqs. 3.6 and 3.7.
-std::vector<double> subsampled_tuning_rdp(const std::vector<double>& orders,
-                                          const std::vector<double>& tune_by_order,
+std::vector<double> subsampled_tuning_rdp(const std::vector<double>& orders, const std::vector<double>& tune_by_order,
                                           const std::vector<double>& base_by_order, double q);
 
 // Poisson subsampling amplification of a general RDP mechanism (add/remove neighbours), Zhu &

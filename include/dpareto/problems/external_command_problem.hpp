@@ -29,10 +29,10 @@
 namespace dpareto::problems {
 
 struct ExternalCommandOptions {
-  std::string command;             // the template
-  double timeout_seconds = 0;      // 0: no timeout
-  std::string log_directory;       // per-evaluation stderr logs; empty: stderr is discarded
-  double delta = 0;                // reported when the output has no "delta"
+  std::string command;                  // the template
+  double timeout_seconds = 0;           // 0: no timeout
+  std::string log_directory;            // per-evaluation stderr logs; empty: stderr is discarded
+  double delta = 0;                     // reported when the output has no "delta"
   std::string source = "--oracle-cmd";  // names the template in error messages
 };
 

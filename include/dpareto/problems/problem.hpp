@@ -13,8 +13,8 @@ namespace dpareto::problems {
 enum class HvAxis { linear, log10 };
 
 struct ReferenceSpec {
-  double epsilon = 10;     // anti-ideal epsilon
-  double error = 1;        // anti-ideal error (1 - utility)
+  double epsilon = 10;  // anti-ideal epsilon
+  double error = 1;     // anti-ideal error (1 - utility)
   HvAxis axis = HvAxis::linear;
   double log_floor = 1e-2;  // epsilon below this counts as this on the log axis
 };

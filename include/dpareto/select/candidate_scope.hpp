@@ -21,6 +21,7 @@ struct CandidateScope {
 // InputError (one line naming the candidate file and the conflict) when the candidates were
 // measured on data with other features, on a proxy split that overlaps the rows `problem` trains
 // on, or on the same private rows without `acknowledged` (--candidates-from-private-front).
-CandidateScope candidate_scope(const CandidateFile& file, const problems::DpTrainingProblem& problem, bool acknowledged);
+CandidateScope candidate_scope(const CandidateFile& file, const problems::DpTrainingProblem& problem,
+                               bool acknowledged);
 
 }  // namespace dpareto::select

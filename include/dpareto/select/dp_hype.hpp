@@ -23,8 +23,8 @@
 namespace dpareto::select {
 
 struct DpHypeOptions {
-  std::size_t top_k = 1;                   // k: votes per client
-  double sigma = 1;                        // std of the noise on the summed vote vector, in votes
+  std::size_t top_k = 1;                      // k: votes per client
+  double sigma = 1;                           // std of the noise on the summed vote vector, in votes
   std::uint64_t fixed_point_scale = 1 << 20;  // grid points per vote
 };
 
@@ -41,8 +41,8 @@ struct DpHypeOutcome {
 };
 
 // One DP-HYPE round on client_losses[client][candidate]: votes (ties broken at random from
-// `noise`), per-client discrete Gaussian noise from `noise`, masking with pairwise keys from `keys`, secure sum, decoding, argmax.
-// Throws InputError for fewer than 2 clients, ragged losses or invalid options.
+// `noise`), per-client discrete Gaussian noise from `noise`, masking with pairwise keys from `keys`, secure sum,
+// decoding, argmax. Throws InputError for fewer than 2 clients, ragged losses or invalid options.
 DpHypeOutcome dp_hype_select(const std::vector<std::vector<double>>& client_losses, const DpHypeOptions& options,
                              privacy::RandomSource& noise, privacy::RandomSource& keys);
 
@@ -68,9 +68,8 @@ VoteNeighbours record_vote_neighbours(bool client_depends_on_row, bool replace_o
 // RDP of one round at each order: α·ρ with ρ from Kairouz–Liu–Steinke 2021 Thm 1
 // (= αΔ₂²/(2σ²) up to the τ terms, which vanish at the default scale): αk/(2σ²) for clients,
 // αk/σ² for records, 4αk/σ² for records that move between clients. `candidates` enters only through τ.
-std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeOptions& options,
-                                std::size_t clients, std::size_t candidates,
-                                VoteNeighbours neighbours = VoteNeighbours::client);
+std::vector<double> dp_hype_rdp(const std::vector<double>& orders, const DpHypeOptions& options, std::size_t clients,
+                                std::size_t candidates, VoteNeighbours neighbours = VoteNeighbours::client);
 
 // RDP of one round when a whole client is added or removed, with its noise share: the total
 // carries N(0, σ²) with n clients and N(0, σ²(n−1)/n) without the removed one, so the two outputs

@@ -26,11 +26,11 @@
 namespace dpareto::select {
 
 struct ProposeTestOptions {
-  std::size_t partitions = 10;                    // k
-  double epsilon0 = 0.1;                          // ε₀ per iteration
-  double granularity = 0.01;                      // g ∈ (0, 1)
-  double utility_floor = 0;                       // u₀ ∈ [0, 1)
-  std::uint64_t grid_per_sensitivity = 1 << 16;   // R
+  std::size_t partitions = 10;                   // k
+  double epsilon0 = 0.1;                         // ε₀ per iteration
+  double granularity = 0.01;                     // g ∈ (0, 1)
+  double utility_floor = 0;                      // u₀ ∈ [0, 1)
+  std::uint64_t grid_per_sensitivity = 1 << 16;  // R
 };
 
 // validation utility in [0, 1] of (candidate, partition); learners plug in here.

@@ -58,9 +58,9 @@ struct PerCandidateCalibration {
   double candidate_epsilon = 0;
   std::vector<double> sigmas;  // one per configuration
 };
-PerCandidateCalibration calibrate_candidate_epsilon(
-    const std::vector<learn::TrainConfig>& configs, int n, double delta, const std::vector<double>& orders,
-    privacy::Conversion conversion, const std::function<double(const std::vector<double>&)>& total, double target,
-    const std::string& what);
+PerCandidateCalibration calibrate_candidate_epsilon(const std::vector<learn::TrainConfig>& configs, int n, double delta,
+                                                    const std::vector<double>& orders, privacy::Conversion conversion,
+                                                    const std::function<double(const std::vector<double>&)>& total,
+                                                    double target, const std::string& what);
 
 }  // namespace dpareto::select

@@ -44,9 +44,9 @@ struct TuningSizes {
 TuningSizes expected_sizes(const TuningSettings& settings, int rows);
 
 struct TuningPlanSummary {
-  privacy::EpsilonResult total{};            // of the whole procedure, as the certificate states it
-  std::vector<double> noise_multipliers;     // per candidate, the σ its (final) training uses
-  nlohmann::json details;                    // the certificate's split and method-specific calibration
+  privacy::EpsilonResult total{};         // of the whole procedure, as the certificate states it
+  std::vector<double> noise_multipliers;  // per candidate, the σ its (final) training uses
+  nlohmann::json details;                 // the certificate's split and method-specific calibration
 };
 // InputError for sizes that leave an empty split and for an unreachable target, as tune.
 TuningPlanSummary plan_tuning(const std::vector<learn::TrainConfig>& configs, const TuningSettings& settings,

@@ -20,14 +20,14 @@
 namespace dpareto::study {
 
 struct EvaluationRecord {
-  int id = 0;                   // 1-based, in order of completion
-  std::string phase;            // init | bo | random | grid
+  int id = 0;                                          // 1-based, in order of completion
+  std::string phase;                                   // init | bo | random | grid
   EvaluationStatus status = EvaluationStatus::failed;  // ok once an evaluation measured it
-  std::vector<double> params;   // in RunInfo::parameter_names order
+  std::vector<double> params;                          // in RunInfo::parameter_names order
   double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0, seconds = 0;
   std::map<std::string, double> further;  // the columns of objectives after (epsilon, error), by name
   std::string message;
-  std::uint64_t seed = 0;       // the seed the utility oracle received
+  std::uint64_t seed = 0;  // the seed the utility oracle received
 
   bool ok() const { return status == EvaluationStatus::ok; }
   double error() const { return 1.0 - utility; }
@@ -43,11 +43,11 @@ pareto::Point objective_point(const EvaluationRecord& record, const pareto::Obje
 
 struct RunInfo {
   std::string problem;
-  std::string method;                       // dpareto | random | grid
-  std::optional<std::uint64_t> seed;        // absent: seeded from the OS CSPRNG
+  std::string method;                 // dpareto | random | grid
+  std::optional<std::uint64_t> seed;  // absent: seeded from the OS CSPRNG
   std::vector<std::string> parameter_names;
   pareto::Objectives objectives = pareto::Objectives::privacy_utility();  // names, columns, reference
-  std::string hv_axis = "linear";           // linear | log
+  std::string hv_axis = "linear";                                         // linear | log
   double log_floor = 1e-2;
   nlohmann::json extra = nlohmann::json::object();  // acquisition, init, budget, problem settings...
 };
