@@ -26,6 +26,7 @@
 #include <complex>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -48,27 +49,37 @@ std::complex<double> times(std::complex<double> a, std::complex<double> b) {
 
 // Plans per transform size, made once (FFTW's planner is not thread-safe; executing a plan on
 // other aligned arrays with fftw_execute_dft_* is) and kept: the twiddle factors are the costly
-// part of planning and DP-SGD calibration asks for the same sizes again and again.
+// part of planning and DP-SGD calibration asks for the same sizes again and again. The cache is
+// bounded; a plan leaves it as a shared_ptr, so one that another thread is still executing is
+// destroyed (under the planner's lock) only when that thread lets go of it.
 struct Plans {
   fftw_plan forward, backward;
 };
-Plans plans_for(long long n, double* real, fftw_complex* spectrum) {
+std::mutex& planner_mutex() {
   static std::mutex mutex;
-  static std::map<long long, Plans> cache;
+  return mutex;
+}
+std::shared_ptr<const Plans> plans_for(long long n, double* real, fftw_complex* spectrum) {
+  std::mutex& mutex = planner_mutex();  // constructed before the cache, so destroyed after it
+  static std::map<long long, std::shared_ptr<const Plans>> cache;
+  // Declared before the lock: plans evicted here are released after it is unlocked, so that their
+  // deleter (which takes it) cannot run while this thread holds it.
+  std::map<long long, std::shared_ptr<const Plans>> evicted;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(n);
   if (it != cache.end()) return it->second;
-  if (cache.size() >= 16) {  // bounded: forget the lot
-    for (auto& [size, p] : cache) {
-      fftw_destroy_plan(p.forward);
-      fftw_destroy_plan(p.backward);
-    }
-    cache.clear();
-  }
-  const Plans p{fftw_plan_dft_r2c_1d(static_cast<int>(n), real, spectrum, FFTW_ESTIMATE),
-                fftw_plan_dft_c2r_1d(static_cast<int>(n), spectrum, real, FFTW_ESTIMATE)};
-  cache.emplace(n, p);
-  return p;
+  if (cache.size() >= 16) evicted.swap(cache);  // bounded: forget the lot (plans in use live on)
+  auto plans =
+      std::shared_ptr<const Plans>(new Plans{fftw_plan_dft_r2c_1d(static_cast<int>(n), real, spectrum, FFTW_ESTIMATE),
+                                             fftw_plan_dft_c2r_1d(static_cast<int>(n), spectrum, real, FFTW_ESTIMATE)},
+                                   [](const Plans* p) {
+                                     std::lock_guard<std::mutex> guard(planner_mutex());
+                                     fftw_destroy_plan(p->forward);
+                                     fftw_destroy_plan(p->backward);
+                                     delete p;
+                                   });
+  cache.emplace(n, plans);
+  return plans;
 }
 
 // Smallest 2^a 3^b 5^c 7^d >= n (sizes FFTW transforms fastest).
@@ -155,7 +166,7 @@ DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
   const std::size_t nc = static_cast<std::size_t>(n / 2 + 1);
   double* real = fftw_alloc_real(static_cast<std::size_t>(n));
   fftw_complex* spectrum = fftw_alloc_complex(nc);
-  const Plans plans = plans_for(n, real, spectrum);
+  const auto plans = plans_for(n, real, spectrum);
   const double log2n = std::log2(static_cast<double>(n));
   const double coefficient_error = kFftErrorConstant * kUnitRoundoff * (log2n + 3);
   std::vector<std::complex<double>> product(nc, 1.0);
@@ -163,7 +174,7 @@ DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
   for (const PldPower& part : parts) {
     std::fill(real, real + n, 0.0);
     for (std::size_t i = 0; i < part.pld->mass.size(); ++i) real[i % static_cast<std::size_t>(n)] += part.pld->mass[i];
-    fftw_execute_dft_r2c(plans.forward, real, spectrum);
+    fftw_execute_dft_r2c(plans->forward, real, spectrum);
     const double t = static_cast<double>(part.times);
     for (std::size_t k = 0; k < nc; ++k) {
       const std::complex<double> z(spectrum[k][0], spectrum[k][1]);
@@ -186,7 +197,7 @@ DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
     spectrum[k][0] = product[k].real();
     spectrum[k][1] = product[k].imag();
   }
-  fftw_execute_dft_c2r(plans.backward, spectrum, real);  // unnormalized: divide by n
+  fftw_execute_dft_c2r(plans->backward, spectrum, real);  // unnormalized: divide by n
 
   DiscretePld out;
   out.h = h;

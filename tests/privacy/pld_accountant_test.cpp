@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 #include "dpareto/core/error.hpp"
@@ -244,4 +246,29 @@ TEST_CASE("PLD: bad input is an InputError naming the value") {
   CHECK_THROWS_WITH_AS(fine.epsilon(1e-5), doctest::Contains("h = 1e-09"), dpareto::InputError);
   CHECK_THROWS_WITH_AS(dpsgd_epsilon(AccountantKind::pld, Sampling::poisson, 0.1, 1, 10, 2),
                        doctest::Contains("delta = 2"), dpareto::InputError);
+}
+
+TEST_CASE("PLD: accountants in several threads at once give the serial answers (shared FFT plans)") {
+  // More distinct transform sizes than the plan cache keeps (16), so plans are evicted while other
+  // threads may still be executing them.
+  std::vector<std::tuple<double, double, long long>> settings;
+  for (double q : {0.003, 0.01, 0.03, 0.1})
+    for (double sigma : {0.9, 1.3, 2.5})
+      for (long long steps : {50LL, 400LL}) settings.emplace_back(q, sigma, steps);
+  const auto epsilon_of = [](const std::tuple<double, double, long long>& s) {
+    PldAccountant accountant;
+    accountant.compose_subsampled_gaussian(Sampling::poisson, std::get<0>(s), std::get<1>(s), std::get<2>(s));
+    return accountant.epsilon_bracket(1e-5).pld;
+  };
+  std::vector<double> serial;
+  for (const auto& s : settings) serial.push_back(epsilon_of(s));
+  std::vector<double> parallel(settings.size());
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = static_cast<std::size_t>(t); i < settings.size(); i += 4)
+        parallel[i] = epsilon_of(settings[i]);
+    });
+  for (auto& thread : threads) thread.join();
+  CHECK(parallel == serial);
 }
