@@ -4,7 +4,9 @@
 // an SQLite database that a later run with the same flags resumes or extends (docs/study.md).
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "command.hpp"
 #include "dpareto/bo/acquisition_registry.hpp"
@@ -159,7 +161,9 @@ int run_explore(int argc, char** argv) {
       "oracle-timeout", po::value<double>()->default_value(0), "seconds before an oracle run is killed (0: never)")(
       "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
       "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
-      "json", po::bool_switch(), "print the final summary as JSON");
+      "json", po::bool_switch(), "print the final summary as JSON")(
+      "overwrite", po::bool_switch(),
+      "replace the run --out holds even if it is another run (other problem, seed or study)");
   const auto parsed = parse_command_line(
       "dpareto explore (--problem NAME | --oracle-cmd CMD --space FILE) [--study FILE] [options]", options, argc, argv);
   if (!parsed) return 0;
@@ -172,6 +176,43 @@ int run_explore(int argc, char** argv) {
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
   const auto problem = make_explored_problem(vm, out + "/oracle-logs");
   const explore::ExploreSettings settings = settings_from(vm, *problem, out);
+  if (vm["restart-failed-study"].as<bool>()) {
+    if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
+    if (study::storage_exists(settings.study))
+      std::cerr << "study " << settings.study << ": nothing in it succeeded; kept as "
+                << study::set_aside_failed_study(settings.study) << ", starting afresh\n";
+  }
+  // No silent loss (issue 21): --out holding another run (another problem, seed or study) is
+  // replaced only with --overwrite; the same run (same problem and seed, or its study resumed) may
+  // be rewritten. --restart-failed-study replaces the failed run's directory.
+  const bool overwrite = vm["overwrite"].as<bool>() || vm["restart-failed-study"].as<bool>();
+  const bool resuming = !settings.study.empty() && study::storage_exists(settings.study);
+  const auto refuse = [&](const std::string& why) {
+    throw InputError("--out " + out + " holds another run (" + why +
+                     "); choose another --out, or pass --overwrite to replace it");
+  };
+  std::optional<study::RunData> previous;
+  if (!overwrite && std::filesystem::exists(std::filesystem::path(out) / "summary.json")) {
+    try {
+      previous = study::read_run_directory(out);
+    } catch (const InputError& e) {
+      refuse(std::string("unreadable: ") + e.what());
+    }
+    if (previous->info.problem != problem->name()) refuse("problem " + previous->info.problem);
+  }
+  const auto seed_text = [](const std::optional<std::uint64_t>& seed) {
+    return seed ? std::to_string(*seed) : std::string("none");
+  };
+  if (previous && !resuming && previous->info.seed != settings.seed)
+    refuse("seed " + seed_text(previous->info.seed) + ", this run's " + seed_text(settings.seed));
+  auto study = explore::open_run_study(*problem, settings);
+  if (previous && resuming && previous->info.seed != study->run_info().seed)
+    refuse("seed " + seed_text(previous->info.seed) + ", study " + settings.study + "'s " +
+           seed_text(study->run_info().seed));
+  if (static_cast<int>(study->completed().size()) > settings.budget)
+    throw InputError("--budget " + std::to_string(settings.budget) + " is below the " +
+                     std::to_string(study->completed().size()) + " evaluations study " + settings.study +
+                     " already holds; give --budget " + std::to_string(study->completed().size()) + " or more");
   const auto problem_settings = problem->settings();
   if (const auto roles = problem_settings.find("data_roles"); roles != problem_settings.end())
     std::cerr << "data roles: " << roles->second
@@ -180,13 +221,6 @@ int run_explore(int argc, char** argv) {
                         "need tune --candidates-from-private-front (docs/tune.md)"
                       : "")
               << "\n";
-  if (vm["restart-failed-study"].as<bool>()) {
-    if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
-    if (study::storage_exists(settings.study))
-      std::cerr << "study " << settings.study << ": nothing in it succeeded; kept as "
-                << study::set_aside_failed_study(settings.study) << ", starting afresh\n";
-  }
-  auto study = explore::open_run_study(*problem, settings);
   if (!settings.study.empty() && !study->trials().empty())
     std::cerr << "resuming study " << study->location() << ": " << study->completed().size()
               << " evaluations completed, " << study->trials().size() - study->completed().size() << " interrupted\n";

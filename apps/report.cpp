@@ -1,4 +1,5 @@
 // dpareto report RUN_DIR... [--out DIR]: every applicable figure plus report.md.
+#include <filesystem>
 #include <iostream>
 
 #include "cli_options.hpp"
@@ -24,6 +25,14 @@ int run_report(int argc, char** argv) {
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const auto dirs = vm["runs"].as<std::vector<std::string>>();
+  // A missing run is an error before anything is written, not a report of nothing (issue 21).
+  std::vector<std::string> given = dirs;
+  if (vm.count("exact")) given.push_back(vm["exact"].as<std::string>());
+  for (const auto& dir : given) {
+    if (!std::filesystem::is_directory(dir)) throw InputError(dir + ": not a run directory (no such directory)");
+    if (!std::filesystem::exists(std::filesystem::path(dir) / "summary.json"))
+      throw InputError(dir + ": not a run directory (no summary.json)");
+  }
   plot::ReportOptions ro;
   ro.out_dir = vm.count("out") ? vm["out"].as<std::string>() : dirs.front() + "/report";
   if (vm.count("exact")) ro.exact_dir = vm["exact"].as<std::string>();

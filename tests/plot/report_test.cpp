@@ -32,9 +32,13 @@ TEST_CASE("dpareto report: figures and report.md; unusable runs are left out and
   plot::test::write_synthetic_run(dir + "/random", "random", 2, 40, {}, "random");
   { study::RunDirectoryWriter empty(dir + "/empty", plot::test::svt_like_info("dpareto", 3)); }
   const std::string out = dir + "/report";
-  REQUIRE(run_cli("report " + dir + "/bo " + dir + "/random " + dir + "/empty " + dir + "/missing --out " + out +
-                      " --width 1000 --height 700",
-                  dir) == 0);
+  // A missing run directory is an error before anything is written (issue 21: no false success).
+  CHECK(run_cli("report " + dir + "/bo " + dir + "/missing --out " + out, dir) != 0);
+  CHECK(read_text(dir + "/err").find(dir + "/missing: not a run directory (no such directory)") != std::string::npos);
+  CHECK(!std::filesystem::exists(out));
+  REQUIRE(
+      run_cli("report " + dir + "/bo " + dir + "/random " + dir + "/empty --out " + out + " --width 1000 --height 700",
+              dir) == 0);
   for (const char* figure : {"front.png", "hv.png", "variability.png", "surrogate-bo.png"}) {
     INFO(figure);
     const auto image = plot::test::read_png(out + "/" + figure);
@@ -44,8 +48,7 @@ TEST_CASE("dpareto report: figures and report.md; unusable runs are left out and
   }
   const std::string md = read_text(out + "/report.md");
   CHECK(md.find("![Pareto fronts](front.png)") != std::string::npos);
-  CHECK(md.find("no evaluations") != std::string::npos);                // the empty run, left out
-  CHECK(md.find("missing: not a run directory") != std::string::npos);  // the missing one
+  CHECK(md.find("no evaluations") != std::string::npos);  // the empty run, left out
   CHECK(md.find("| ε | utility (mean) | utility min | utility max |") != std::string::npos);
 }
 
