@@ -79,6 +79,19 @@ DpsgdFlags read_dpsgd_flags(const po::variables_map& vm) {
   return f;
 }
 
+// --rdp: the curve as [[order, value], ...] (JSON) or an order/rdp table (text).
+nlohmann::json rdp_json(const std::vector<double>& orders, const std::vector<double>& rdp) {
+  nlohmann::json curve = nlohmann::json::array();
+  for (std::size_t i = 0; i < rdp.size(); ++i) curve.push_back({json_number(orders[i]), json_number(rdp[i])});
+  return curve;
+}
+
+void print_rdp_table(const std::vector<double>& orders, const std::vector<double>& rdp) {
+  std::cout << "order\trdp\n";
+  for (std::size_t i = 0; i < rdp.size(); ++i)
+    std::cout << format_number(orders[i]) << "\t" << format_number(rdp[i]) << "\n";
+}
+
 void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const std::vector<double>& rdp,
                    const po::variables_map& vm, nlohmann::json json) {
   if (vm.count("json")) {
@@ -87,22 +100,14 @@ void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const s
     json["order"] = json_number(r.order);
     json["conversion"] = privacy::to_string(r.conversion);
     json["sampling"] = privacy::to_string(f.sampling);
-    if (vm.count("rdp")) {
-      json["rdp"] = nlohmann::json::array();
-      for (std::size_t i = 0; i < rdp.size(); ++i)
-        json["rdp"].push_back({json_number(f.orders[i]), json_number(rdp[i])});
-    }
+    if (vm.count("rdp")) json["rdp"] = rdp_json(f.orders, rdp);
     std::cout << json.dump() << "\n";
     return;
   }
   std::cout << "epsilon = " << format_number(r.epsilon) << " at delta = " << format_number(r.delta) << " (order "
             << format_number(r.order) << ", " << privacy::to_string(r.conversion) << " conversion, "
             << privacy::to_string(f.sampling) << " sampling)\n";
-  if (vm.count("rdp")) {
-    std::cout << "order\trdp\n";
-    for (std::size_t i = 0; i < rdp.size(); ++i)
-      std::cout << format_number(f.orders[i]) << "\t" << format_number(rdp[i]) << "\n";
-  }
+  if (vm.count("rdp")) print_rdp_table(f.orders, rdp);
 }
 
 // ε by the PLD accountant: the bracket, then (with --rdp) the RDP curve it is capped by.
@@ -111,29 +116,17 @@ void print_pld_epsilon(const DpsgdFlags& f, const std::vector<double>& rdp, cons
   accountant.compose_subsampled_gaussian(f.sampling, f.q, f.sigma, f.steps);
   const privacy::PldEpsilon r = accountant.epsilon_bracket(f.delta);
   if (vm.count("json")) {
-    nlohmann::json json = {{"accountant", "pld"},
-                           {"epsilon", json_number(r.epsilon)},
-                           {"epsilon_optimistic", json_number(r.optimistic)},
-                           {"epsilon_rdp", json_number(r.rdp)},
-                           {"discretization", json_number(r.discretization)},
-                           {"delta", json_number(r.delta)},
-                           {"conversion", privacy::to_string(f.conversion)},
-                           {"sampling", privacy::to_string(f.sampling)}};
-    if (vm.count("rdp")) {
-      json["rdp"] = nlohmann::json::array();
-      for (std::size_t i = 0; i < rdp.size(); ++i)
-        json["rdp"].push_back({json_number(f.orders[i]), json_number(rdp[i])});
-    }
+    nlohmann::json json = pld_json(r);
+    json["delta"] = json_number(r.delta);
+    json["conversion"] = privacy::to_string(f.conversion);
+    json["sampling"] = privacy::to_string(f.sampling);
+    if (vm.count("rdp")) json["rdp"] = rdp_json(f.orders, rdp);
     std::cout << json.dump() << "\n";
     return;
   }
   std::cout << "epsilon = " << pld_epsilon_text(r) << " at delta = " << format_number(r.delta) << " ("
             << privacy::to_string(f.sampling) << " sampling; RDP: " << format_number(r.rdp) << ")\n";
-  if (vm.count("rdp")) {
-    std::cout << "order\trdp\n";
-    for (std::size_t i = 0; i < rdp.size(); ++i)
-      std::cout << format_number(f.orders[i]) << "\t" << format_number(rdp[i]) << "\n";
-  }
+  if (vm.count("rdp")) print_rdp_table(f.orders, rdp);
 }
 
 int run_dpsgd(int argc, char** argv) {

@@ -66,14 +66,6 @@ privacy::PldEpsilon pld_epsilon(const Target& t, double sigma, long long steps) 
   return accountant.epsilon_bracket(t.delta);
 }
 
-nlohmann::json pld_json(const privacy::PldEpsilon& r) {
-  return {{"accountant", "pld"},
-          {"epsilon", json_number(r.epsilon)},
-          {"epsilon_optimistic", json_number(r.optimistic)},
-          {"epsilon_rdp", json_number(r.rdp)},
-          {"discretization", json_number(r.discretization)}};
-}
-
 int run_sigma(int argc, char** argv) {
   po::options_description options("calibrate dpsgd options");
   add_target_flags(options);

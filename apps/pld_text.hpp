@@ -1,8 +1,11 @@
 #pragma once
-// The one-line text of a PLD ε bracket, shared by `account dpsgd` and `calibrate` with --accountant pld:
-// "X (PLD, optimistic Y, bracket width Z%, discretization h)".
+// How `account dpsgd` and `calibrate` print a PLD ε bracket: the one-line text
+// "X (PLD, optimistic Y, bracket width Z%, discretization h)" and the JSON keys accountant, epsilon,
+// epsilon_optimistic, epsilon_rdp, discretization.
 #include <cstdio>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/pld_accountant.hpp"
@@ -19,6 +22,14 @@ inline std::string pld_epsilon_text(const privacy::PldEpsilon& r) {
   else
     std::snprintf(tail, sizeof tail, ", bracket width %.3g%%, discretization exact)", width);
   return format_number(r.epsilon) + " (PLD, optimistic " + format_number(r.optimistic) + tail;
+}
+
+inline nlohmann::json pld_json(const privacy::PldEpsilon& r) {
+  return {{"accountant", "pld"},
+          {"epsilon", json_number(r.epsilon)},
+          {"epsilon_optimistic", json_number(r.optimistic)},
+          {"epsilon_rdp", json_number(r.rdp)},
+          {"discretization", json_number(r.discretization)}};
 }
 
 }  // namespace dpareto::apps

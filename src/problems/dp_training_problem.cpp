@@ -138,7 +138,8 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   settings_["split"] = to_string(roles_.split);
   if (roles_.split != TrainingSplit::all) settings_["proxy_fraction"] = format_number(roles_.proxy_fraction);
   settings_["data_role"] = roles_.training_role();
-  settings_["data_id"] = data_identity().id;
+  identity_ = identify_data();  // the files are hashed once, here
+  settings_["data_id"] = identity_.id;
   settings_["features"] = std::to_string(data_.train.dimension());
   settings_["data_roles"] = data_roles_text();
 }
@@ -154,7 +155,7 @@ std::string DpTrainingProblem::data_roles_text() const {
          "; utility and test accuracy: the test split (" + std::to_string(data_.test.size()) + " rows)";
 }
 
-DpTrainingProblem::DataIdentity DpTrainingProblem::data_identity() const {
+DpTrainingProblem::DataIdentity DpTrainingProblem::identify_data() const {
   DataIdentity identity;
   identity.description = settings_.at("dataset");
   // By content alone: the same bytes under another name or directory are the same data.

@@ -47,8 +47,7 @@ FinalTraining rdp_final_training(const PlanInputs& in, const std::vector<double>
   return f;
 }
 
-// Each candidate's smallest σ (to 1e-10 relative) whose run alone is (ε_c, δ_F)-DP by PLD; the RDP
-// σ for the same target meets it already (PLD ε <= RDP ε), so the search is below it.
+// Each candidate's smallest σ (to 1e-10 relative) whose run alone is (ε_c, δ_F)-DP by PLD.
 FinalTraining pld_final_training(const PlanInputs& in, const std::vector<double>& tuning_rdp) {
   const auto& s = in.settings;
   FinalTraining f;
@@ -58,24 +57,25 @@ FinalTraining pld_final_training(const PlanInputs& in, const std::vector<double>
   f.candidate_epsilon = s.target_epsilon - f.tuning_epsilon;
   if (!(f.candidate_epsilon > 0))
     throw InputError("--target-epsilon " + format_number(s.target_epsilon) +
-                     " is too small: the tuning step alone "
-                     "needs epsilon " +
-                     format_number(f.tuning_epsilon) + " at delta/2 (lower --tuning-share)");
+                     " is too small: the tuning step alone needs epsilon " + format_number(f.tuning_epsilon) +
+                     " at delta/2 (lower --tuning-share)");
+  // The RDP σ per candidate meets (ε_c, δ_F) already (PLD ε <= RDP ε): the PLD σ is searched below it.
+  const auto rdp_sigmas = per_candidate_sigmas(in.configs, in.n, f.candidate_epsilon, f.training_delta, in.orders,
+                                               privacy::Conversion::improved);
   std::map<std::tuple<privacy::Sampling, int, long long>, double> cache;  // σ per (sampling, lot, steps)
-  for (const auto& c : in.configs) {
+  for (std::size_t i = 0; i < in.configs.size(); ++i) {
+    const auto& c = in.configs[i];
     const long long steps = learn::training_steps(c, in.n);
-    const double q = static_cast<double>(c.lot_size) / in.n;
     const auto key = std::make_tuple(c.sampling, c.lot_size, steps);
     if (!cache.count(key)) {
-      const auto epsilon = [&](privacy::AccountantKind kind, double sigma) {
-        return privacy::dpsgd_epsilon(kind, c.sampling, q, sigma, steps, f.training_delta).epsilon;
-      };
-      const double rdp_sigma = smallest_meeting_target(
-          [&](double sigma) { return epsilon(privacy::AccountantKind::rdp, sigma); }, privacy::kMinNoiseMultiplier,
-          privacy::kMaxNoiseMultiplier, f.candidate_epsilon, "per-candidate epsilon");
-      cache[key] = smallest_meeting_target([&](double sigma) { return epsilon(privacy::AccountantKind::pld, sigma); },
-                                           std::max(privacy::kMinNoiseMultiplier, rdp_sigma / 8), rdp_sigma,
-                                           f.candidate_epsilon, "per-candidate epsilon");
+      const double q = static_cast<double>(c.lot_size) / in.n;
+      cache[key] = smallest_meeting_target(
+          [&](double sigma) {
+            return privacy::dpsgd_epsilon(privacy::AccountantKind::pld, c.sampling, q, sigma, steps, f.training_delta)
+                .epsilon;
+          },
+          std::max(privacy::kMinNoiseMultiplier, rdp_sigmas[i] / 8), rdp_sigmas[i], f.candidate_epsilon,
+          "per-candidate epsilon");
     }
     f.sigmas.push_back(cache[key]);
   }

@@ -59,7 +59,7 @@ class DpTrainingProblem : public Problem {
     std::vector<std::pair<std::string, std::string>> files;  // (file name, SHA-256)
     std::string id;                                          // SHA-256 over the above
   };
-  DataIdentity data_identity() const;
+  const DataIdentity& data_identity() const { return identity_; }
   int threads() const { return threads_; }
   // Which training rows this problem uses and their declared role (data_roles.hpp), and a one-line
   // statement of every split's role for commands to print.
@@ -77,7 +77,10 @@ class DpTrainingProblem : public Problem {
   privacy::Sampling sampling_ = privacy::Sampling::poisson;
   privacy::AccountantKind accountant_ = privacy::kDefaultAccountant;
   DataRoles roles_;
+  DataIdentity identity_;
   std::map<std::string, std::string> settings_;
+
+  DataIdentity identify_data() const;  // hashes the training files (needs settings_["dataset"])
 };
 
 }  // namespace dpareto::problems
