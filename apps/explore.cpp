@@ -24,6 +24,7 @@
 #include "dpareto/study/storage_registry.hpp"
 #include "problem_flags.hpp"
 #include "progress_bar.hpp"
+#include "storage_flags.hpp"
 
 namespace dpareto::apps {
 namespace {
@@ -119,6 +120,8 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   settings.workers = vm["workers"].as<int>();
   if (vm.count("seed")) settings.seed = vm["seed"].as<std::uint64_t>();
   if (vm.count("study")) settings.study = vm["study"].as<std::string>();
+  settings.storage = storage_options_from(vm);
+  if (settings.study.empty() && vm.count("study-name")) throw InputError("--study-name goes with --study");
   settings.retry_interrupted = !vm["no-retry"].as<bool>();
   settings.crash_limit = vm["crash-limit"].as<int>();
   if (settings.crash_limit < 0)
@@ -132,6 +135,7 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
 int run_explore(int argc, char** argv) {
   po::options_description options("explore options");
   add_problem_flags(options);
+  add_storage_flags(options);
   options.add_options()("method", po::value<std::string>()->default_value("dpareto"), "dpareto | random | grid")(
       "acquisition", po::value<std::string>()->default_value(bo::kDefaultAcquisition),
       bo::acquisition_choices(" | ", " | ").c_str())(
@@ -147,7 +151,8 @@ int run_explore(int argc, char** argv) {
       "prior", po::bool_switch(), "draw random/initial points from the problem's Appx. C distributions")(
       "candidates", po::value<int>()->default_value(1000), "acquisition: size of the dense random stage")(
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
-      "study", po::value<std::string>(), "SQLite study file: created, or resumed/extended when it exists")(
+      "study", po::value<std::string>(),
+      "SQLite study file or postgresql:// URI: created, or resumed/extended when it exists")(
       "no-retry", po::bool_switch(), "resume: record evaluations a crash left running as failed (default: re-run)")(
       "crash-limit", po::value<int>()->default_value(2),
       "resume: record as failed an evaluation that was running each time dpareto crashed or was killed, this many "
@@ -178,7 +183,7 @@ int run_explore(int argc, char** argv) {
   const explore::ExploreSettings settings = settings_from(vm, *problem, out);
   if (vm["restart-failed-study"].as<bool>()) {
     if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
-    if (study::storage_exists(settings.study))
+    if (study::storage_exists(settings.study, settings.storage))
       std::cerr << "study " << settings.study << ": nothing in it succeeded; kept as "
                 << study::set_aside_failed_study(settings.study) << ", starting afresh\n";
   }
@@ -186,7 +191,7 @@ int run_explore(int argc, char** argv) {
   // replaced only with --overwrite; the same run (same problem and seed, or its study resumed) may
   // be rewritten. --restart-failed-study replaces the failed run's directory.
   const bool overwrite = vm["overwrite"].as<bool>() || vm["restart-failed-study"].as<bool>();
-  const bool resuming = !settings.study.empty() && study::storage_exists(settings.study);
+  const bool resuming = !settings.study.empty() && study::storage_exists(settings.study, settings.storage);
   const auto refuse = [&](const std::string& why) {
     throw InputError("--out " + out + " holds another run (" + why +
                      "); choose another --out, or pass --overwrite to replace it");

@@ -7,6 +7,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/study/storage_registry.hpp"
+#include "storage_flags.hpp"
 
 namespace dpareto::apps {
 namespace {
@@ -15,10 +16,13 @@ int run_export(int argc, char** argv) {
   po::options_description options("export options");
   options.add_options()("study", po::value<std::string>()->required(), "the study database (positional)")(
       "out", po::value<std::string>()->required(), "run directory to write");
-  const auto parsed = parse_command_line("dpareto export STUDY --out DIR", options, argc, argv, {"study"});
+  add_storage_flags(options, StorageUse::read);
+  const auto parsed =
+      parse_command_line("dpareto export STUDY [--study-name NAME] --out DIR", options, argc, argv, {"study"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
-  const auto db = study::open_storage(vm["study"].as<std::string>(), study::StorageAccess::read_only);
+  const auto db =
+      study::open_storage(vm["study"].as<std::string>(), study::StorageAccess::read_only, storage_options_from(vm));
   const std::string out = vm["out"].as<std::string>();
   study::RunDirectoryWriter writer(out, db->run_info());
   for (const auto& record : db->completed()) writer.add(record);

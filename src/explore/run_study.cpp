@@ -15,7 +15,7 @@ std::unique_ptr<study::Storage> open_run_study(const problems::Problem& problem,
   const study::StudyIdentity identity = study_identity(problem);
   std::unique_ptr<study::Storage> db =
       !settings.study.empty()
-          ? study::open_or_create_study(settings.study, identity, info, config, seeded)
+          ? study::open_or_create_study(settings.study, identity, info, config, seeded, settings.storage)
           : std::make_unique<study::StudyDatabase>(study::StudyDatabase::in_memory(identity, info, config));
   info = db->run_info();  // a resumed study keeps its seed and its seed source
   info.extra["budget"] = settings.budget;

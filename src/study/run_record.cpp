@@ -10,6 +10,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/file_lock.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -47,17 +48,6 @@ std::string record_line(const RunInfo& info, const EvaluationRecord& r) {
   for (double p : r.params) line += "," + format_number(p);
   for (const auto& c : info.objectives.columns()) line += "," + format_number(r.column(c));
   return line + "," + format_number(r.seconds) + "," + csv_escape(r.message);
-}
-
-void write_atomically(const fs::path& path, const std::string& content) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError("cannot write " + tmp.string());
-    out << content;
-    if (!out.flush()) throw InputError("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, path);
 }
 
 nlohmann::json record_json(const RunInfo& info, const EvaluationRecord& r) {
@@ -256,7 +246,7 @@ void RunDirectoryWriter::flush() const {
   const fs::path dir(directory_);
   std::string evaluations = header_line(info_) + "\n";
   for (const auto& r : records_) evaluations += record_line(info_, r) + "\n";
-  write_atomically(dir / "evaluations.csv", evaluations);
+  write_file_atomically(dir / "evaluations.csv", evaluations);
 
   const auto front = run_front(records_, info_.objectives);
   std::string front_csv = header_line(info_) + "\n";
@@ -265,7 +255,7 @@ void RunDirectoryWriter::flush() const {
     front_csv += record_line(info_, records_[i]) + "\n";
     front_json.push_back(record_json(info_, records_[i]));
   }
-  write_atomically(dir / "front.csv", front_csv);
+  write_file_atomically(dir / "front.csv", front_csv);
 
   nlohmann::json hv = nlohmann::json::array();
   for (double h : hv_history_) hv.push_back(json_number(h));
@@ -283,7 +273,7 @@ void RunDirectoryWriter::flush() const {
       {"front", front_json}};
   objectives_to_json(info_.objectives, summary);
   for (const auto& [key, value] : info_.extra.items()) summary[key] = value;
-  write_atomically(dir / "summary.json", summary.dump(2) + "\n");
+  write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
 }
 
 RunData read_run_directory(const std::string& directory) {

@@ -31,17 +31,18 @@ const StorageBackend& storage_backend(const std::string& location) {
   return it->second;
 }
 
-bool storage_exists(const std::string& location) {
-  return storage_backend(location).exists(location);
+bool storage_exists(const std::string& location, const StorageOptions& options) {
+  return storage_backend(location).exists(location, options);
 }
 
 std::unique_ptr<Storage> create_storage(const std::string& location, const StudyIdentity& identity, const RunInfo& info,
-                                        const nlohmann::json& config) {
-  return storage_backend(location).create(location, identity, info, config);
+                                        const nlohmann::json& config, const StorageOptions& options) {
+  return storage_backend(location).create(location, identity, info, config, options);
 }
 
-std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess access) {
-  return storage_backend(location).open(location, access);
+std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess access,
+                                      const StorageOptions& options) {
+  return storage_backend(location).open(location, access, options);
 }
 
 bool nothing_succeeded(const Storage& storage) {
@@ -85,9 +86,10 @@ void check_resumable(const Storage& db, const StudyIdentity& identity, const Run
 }  // namespace
 
 std::unique_ptr<Storage> open_or_create_study(const std::string& location, const StudyIdentity& identity,
-                                              const RunInfo& info, const nlohmann::json& config, bool seed_given) {
-  if (!storage_exists(location)) return create_storage(location, identity, info, config);
-  auto db = open_storage(location, StorageAccess::read_write);
+                                              const RunInfo& info, const nlohmann::json& config, bool seed_given,
+                                              const StorageOptions& options) {
+  if (!storage_exists(location, options)) return create_storage(location, identity, info, config, options);
+  auto db = open_storage(location, StorageAccess::read_write, options);
   try {
     check_resumable(*db, identity, info, config, seed_given);
   } catch (const InputError& e) {

@@ -20,6 +20,7 @@
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/study/storage_registry.hpp"
+#include "trial_text.hpp"
 
 namespace dpareto::study {
 namespace fs = std::filesystem;
@@ -150,28 +151,6 @@ class Transaction {
   std::string where_;
   bool committed_ = false;
 };
-
-nlohmann::json parse_json(const std::string& text, const std::string& where) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
-    throw InputError(where + ": not valid JSON");
-  }
-}
-
-std::uint64_t parse_seed(const std::string& text, const std::string& where) {
-  std::uint64_t v = 0;
-  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
-    throw InputError(where + ": seed '" + text + "' is not a 64-bit unsigned integer");
-  return v;
-}
-
-std::string params_text(const std::vector<double>& params) {
-  nlohmann::json a = nlohmann::json::array();
-  for (double p : params) a.push_back(json_number(p));
-  return a.dump();
-}
 
 }  // namespace
 
@@ -395,30 +374,18 @@ void StudyDatabase::load() {
     auto& r = t.record;
     r.phase = st.text(2);
     r.status = parse_evaluation_status(st.text(3), row);
-    if (r.phase.empty()) throw InputError(row + ": empty phase");
-    if ((r.status == EvaluationStatus::running) != st.is_null(1))
-      throw InputError(row + ": status '" + to_string(r.status) + "' does not match its completion number");
     if (!st.is_null(1)) {
       if (st.type(1) != SQLITE_INTEGER || st.integer(1) < 1 || !completions.insert(st.integer(1)).second)
         throw InputError(row + ": invalid completion number '" + st.text(1) + "'");
       r.id = static_cast<int>(st.integer(1));
     }
-    const auto params = parse_json(st.text(4), row + ": params");
-    if (!params.is_array() || params.size() != info_.parameter_names.size())
-      throw InputError(row + ": params " + st.text(4) + " is not an array of " +
-                       std::to_string(info_.parameter_names.size()) + " numbers");
-    for (const auto& p : params) {
-      const double v = number_from_json(p, row + ": params");
-      if (!std::isfinite(v)) throw InputError(row + ": params " + st.text(4) + " holds a non-finite value");
-      r.params.push_back(v);
-    }
+    r.params = parse_params(st.text(4), info_.parameter_names.size(), row);
     for (int col = 5; col <= last_number; ++col)
       if (!st.is_null(col) && st.type(col) != SQLITE_FLOAT && st.type(col) != SQLITE_INTEGER)
         throw InputError(row + ": column " + std::to_string(col + 1) + " holds '" + st.text(col) + "', not a number");
     for (std::size_t k = 0; k < columns.size(); ++k) r.column(columns[k]) = st.real(5 + static_cast<int>(k));
     r.seconds = st.real(last_number);
-    if (r.ok() && !(r.epsilon >= 0 && r.utility >= 0 && r.utility <= 1))
-      throw InputError(row + ": status ok but epsilon/utility are missing or out of range");
+    check_trial(t, !st.is_null(1), row);
     t.started_at = st.real(last_number + 1);
     t.finished_at = st.real(last_number + 2);
     r.message = st.text(last_number + 3);
@@ -573,12 +540,27 @@ std::string set_aside_study_file(const std::string& path) {
 }
 
 // The default back-end: a study location without a registered scheme is an SQLite file.
+// A file holds one study: a study name is for databases that hold several.
+void check_no_study_name(const std::string& location, const StorageOptions& options) {
+  if (!options.study_name.empty())
+    throw InputError("--study-name " + options.study_name + ": study " + location +
+                     " is an SQLite file, which holds one study (names select studies in a postgresql:// database)");
+}
+
+// The default back-end: a study location without a registered scheme is an SQLite file.
 const StorageRegistration sqlite_backend(
-    {"", &StudyDatabase::exists,
-     [](const std::string& location, const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config) {
+    {"",
+     [](const std::string& location, const StorageOptions& options) {
+       check_no_study_name(location, options);
+       return StudyDatabase::exists(location);
+     },
+     [](const std::string& location, const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config,
+        const StorageOptions& options) {
+       check_no_study_name(location, options);
        return std::make_unique<StudyDatabase>(StudyDatabase::create(location, identity, info, config));
      },
-     [](const std::string& location, StorageAccess access) {
+     [](const std::string& location, StorageAccess access, const StorageOptions& options) {
+       check_no_study_name(location, options);
        return std::make_unique<StudyDatabase>(StudyDatabase::open(location, access));
      },
      &set_aside_study_file});

@@ -26,35 +26,60 @@ StudyRunner::StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluat
 RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_complete,
                                const std::function<bool()>& should_stop) {
   RunnerOutcome outcome;
-  // Replay: completed evaluations are reused as they are.
-  for (const auto& record : storage_.completed()) {
-    proposer_.tell(record);
-    on_complete(record);
-  }
-  if (!storage_.explorer_state().is_null()) {
+  // Completed evaluations reach the proposer (and on_complete) in completion order, whoever
+  // completed them: stored ones are reused as they are, never re-run.
+  std::size_t told = 0;
+  const auto catch_up = [&] {
+    const auto records = storage_.completed();
+    for (; told < records.size(); ++told) {
+      proposer_.tell(records[told]);
+      on_complete(records[told]);
+    }
+  };
+  // The explorer state (ask counter, GP warm start) as the study holds it: restored once from a
+  // single-writer store, before every ask from a shared one (another worker may have asked since).
+  const auto restore_state = [&] {
+    if (storage_.explorer_state().is_null()) return;
     try {
       proposer_.restore_state(storage_.explorer_state());
     } catch (const std::exception& e) {  // an edited or damaged study: name it
       throw InputError("study " + storage_.location() + ": corrupt explorer state (" + printable(e.what()) + ")");
     }
-  }
-
+  };
   std::deque<int> requeued;
-  for (const auto& t : storage_.trials()) {
-    if (t.record.status != EvaluationStatus::running || !storage_.claim_trial(t.trial)) continue;
-    const bool poisoned = settings_.crash_limit > 0 && t.unfinished_starts >= settings_.crash_limit;
-    if (settings_.retry_interrupted && !poisoned) {
-      requeued.push_back(t.trial);
-      continue;
+  // Trials left running (by a crash, or a lost worker) that this process may claim: evaluated again,
+  // or recorded as failed without retry or once they ended abnormally crash_limit times.
+  const auto take_over = [&](const std::vector<int>& trials) {
+    for (const int trial : trials) {
+      const Trial& t = storage_.trials().at(static_cast<std::size_t>(trial));
+      if (t.record.status != EvaluationStatus::running || !storage_.claim_trial(trial)) continue;
+      const Trial& claimed = storage_.trials().at(static_cast<std::size_t>(trial));
+      const bool poisoned = settings_.crash_limit > 0 && claimed.unfinished_starts >= settings_.crash_limit;
+      if (settings_.retry_interrupted && !poisoned) {
+        requeued.push_back(trial);
+        continue;
+      }
+      EvaluationRecord failed = claimed.record;
+      failed.status = EvaluationStatus::failed;
+      failed.message =
+          poisoned ? "dpareto ended abnormally (crashed or was killed) " + std::to_string(claimed.unfinished_starts) +
+                         " times while evaluating this setting; recorded as failed so the study can go on"
+                   : "interrupted: the evaluation was running when the previous run stopped or its worker was lost "
+                     "(--no-retry)";
+      storage_.finish_trial(trial, failed, proposer_.state());
     }
-    EvaluationRecord failed = t.record;
-    failed.status = EvaluationStatus::failed;
-    failed.message = poisoned
-                         ? "dpareto ended abnormally (crashed or was killed) " + std::to_string(t.unfinished_starts) +
-                               " times while evaluating this setting; recorded as failed so the study can go on"
-                         : "interrupted: the evaluation was running when the previous run stopped (--no-retry)";
-    proposer_.tell(failed);
-    on_complete(storage_.finish_trial(t.trial, failed, proposer_.state()));
+    catch_up();
+  };
+  const bool shared = storage_.shared();
+  {
+    const auto lock = storage_.lock_proposals();
+    storage_.refresh();
+    catch_up();
+    restore_state();
+    std::vector<int> left_running;
+    for (const auto& t : storage_.trials())
+      if (t.record.status == EvaluationStatus::running) left_running.push_back(t.trial);
+    take_over(left_running);
   }
 
   struct Done {
@@ -65,8 +90,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   std::mutex mutex;
   std::condition_variable finished;
   std::deque<Done> done;
-  std::map<int, std::vector<double>> running;  // trial -> params
-  std::map<int, std::thread> threads;          // trial -> its worker, joined when its result is recorded
+  std::map<int, std::thread> threads;  // trial -> its worker, joined when its result is recorded
   // Joins every worker on any exit (an exception from the database included) while the state they
   // reference is still alive.
   struct Joiner {
@@ -77,9 +101,10 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
     }
   } joiner{threads};
 
+  int started = 0;
   auto start = [&](int trial) {
     const Trial& t = storage_.trials().at(static_cast<std::size_t>(trial));
-    running[trial] = t.record.params;
+    ++started;
     threads[trial] =
         std::thread([this, &mutex, &finished, &done, trial, params = t.record.params, seed = t.record.seed] {
           EvaluationRecord result;
@@ -98,25 +123,39 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
         });
   };
 
-  int completed = static_cast<int>(storage_.completed().size());
   bool exhausted = false;
   const auto stopping = [&] {
     if (const int signal = stop_signal()) outcome.interrupted_signal = signal;
-    return outcome.interrupted_signal != 0 || outcome.stopped;
+    const bool leaving = settings_.max_evaluations > 0 && started >= settings_.max_evaluations;
+    return outcome.interrupted_signal != 0 || outcome.stopped || leaving;
+  };
+  const auto completed = [&] { return static_cast<int>(told); };
+  const auto budget = [&] {
+    return settings_.budget_from_study ? storage_.run_info().extra.value("budget", settings_.budget) : settings_.budget;
   };
   while (true) {
-    while (!stopping() && static_cast<int>(running.size()) < settings_.workers &&
-           completed + static_cast<int>(running.size()) < settings_.budget) {
+    // Fill the free slots: a trial to take over first, else a new proposal while the budget (counted
+    // over every worker's completed and running trials) has room.
+    while (!stopping() && static_cast<int>(threads.size()) < settings_.workers) {
+      const auto lock = storage_.lock_proposals();
+      if (shared) {
+        storage_.refresh();
+        catch_up();
+        take_over(storage_.abandoned_trials());
+      }
       if (!requeued.empty()) {
+        if (completed() + static_cast<int>(threads.size()) >= budget()) break;
         const int trial = requeued.front();
         requeued.pop_front();
         storage_.restart_trial(trial);
         start(trial);
         continue;
       }
-      if (exhausted) break;
+      if (exhausted || static_cast<int>(storage_.trials().size()) >= budget()) break;
+      if (shared) restore_state();
       std::vector<std::vector<double>> pending;
-      for (const auto& [trial, params] : running) pending.push_back(params);
+      for (const auto& t : storage_.trials())
+        if (t.record.status == EvaluationStatus::running) pending.push_back(t.record.params);
       auto proposal = proposer_.ask(pending);
       if (!proposal) {
         exhausted = true;
@@ -126,19 +165,20 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
       start(storage_.begin_trial(proposal->phase, proposal->params, evaluation_seed(settings_.seed, issue),
                                  proposer_.state()));
     }
-    if (running.empty()) break;
+    if (threads.empty()) {
+      // Other workers may still be evaluating the last trials of a shared study's budget: wait, and
+      // take over any they abandon, until the budget is complete.
+      if (!shared || stopping() || exhausted || completed() >= budget()) break;
+      std::this_thread::sleep_for(std::chrono::duration<double>(settings_.poll_seconds));
+      continue;
+    }
     std::deque<Done> arrived;
     {
       std::unique_lock<std::mutex> lock(mutex);
-      while (!finished.wait_for(lock, std::chrono::seconds(kHeartbeatSeconds), [&] { return !done.empty(); })) {
-        lock.unlock();  // `running` changes on this thread only
-        for (const auto& [trial, params] : running) storage_.heartbeat(trial);
-        lock.lock();
-      }
+      finished.wait(lock, [&] { return !done.empty(); });
       arrived.swap(done);
     }
     for (auto& d : arrived) {
-      running.erase(d.trial);
       threads.at(d.trial).join();
       threads.erase(d.trial);
       if (d.interrupted) {  // left `running` in the study: a resume evaluates it again
@@ -151,9 +191,8 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
       record.phase = t.record.phase;
       record.params = t.record.params;
       record.seed = t.record.seed;
-      proposer_.tell(record);
-      on_complete(storage_.finish_trial(d.trial, record, proposer_.state()));
-      ++completed;
+      storage_.finish_trial(d.trial, record, proposer_.state());
+      catch_up();
       if (should_stop && should_stop()) outcome.stopped = true;
     }
   }

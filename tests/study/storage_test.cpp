@@ -21,14 +21,14 @@ struct SharedStudy {
   std::vector<Trial> trials;
   std::set<int> held_elsewhere;  // trials another live worker is evaluating
 };
-std::map<std::string, SharedStudy>& shared() {
+std::map<std::string, SharedStudy>& shared_studies() {
   static std::map<std::string, SharedStudy> studies;
   return studies;
 }
 
 class MemoryStorage : public Storage {
  public:
-  explicit MemoryStorage(std::string location) : location_(std::move(location)), s_(shared().at(location_)) {}
+  explicit MemoryStorage(std::string location) : location_(std::move(location)), s_(shared_studies().at(location_)) {}
   const std::string& location() const override { return location_; }
   const StudyIdentity& identity() const override { return s_.identity; }
   const RunInfo& run_info() const override { return s_.info; }
@@ -71,7 +71,6 @@ class MemoryStorage : public Storage {
   void set_explorer_state(const nlohmann::json& state) override { s_.state = state; }
   void set_run_info(const RunInfo& info) override { s_.info = info; }
   bool claim_trial(int trial) override { return !s_.held_elsewhere.count(trial); }
-  void heartbeat(int) override {}
   std::map<int, int> restarts;
 
  private:
@@ -80,14 +79,15 @@ class MemoryStorage : public Storage {
 };
 
 const StorageRegistration memory_backend(
-    {"memtest", [](const std::string& location) { return shared().count(location) > 0; },
-     [](const std::string& location, const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config) {
-       if (shared().count(location)) throw InputError("study " + location + ": already exists");
-       shared()[location] = SharedStudy{identity, info, config, nullptr, {}, {}};
+    {"memtest", [](const std::string& location, const StorageOptions&) { return shared_studies().count(location) > 0; },
+     [](const std::string& location, const StudyIdentity& identity, const RunInfo& info, const nlohmann::json& config,
+        const StorageOptions&) {
+       if (shared_studies().count(location)) throw InputError("study " + location + ": already exists");
+       shared_studies()[location] = SharedStudy{identity, info, config, nullptr, {}, {}};
        return std::make_unique<MemoryStorage>(location);
      },
-     [](const std::string& location, StorageAccess) {
-       if (!shared().count(location)) throw InputError("study " + location + ": no such study");
+     [](const std::string& location, StorageAccess, const StorageOptions&) {
+       if (!shared_studies().count(location)) throw InputError("study " + location + ": no such study");
        return std::make_unique<MemoryStorage>(location);
      }});
 
@@ -166,7 +166,7 @@ TEST_CASE("storage: a trial left running is evaluated again only when its claim 
   auto created = create_storage(location, identity_of("toy"), one_parameter(), {});
   const int mine = created->begin_trial("random", {10}, 1, {{"asks", 1}});
   const int theirs = created->begin_trial("random", {11}, 2, {{"asks", 2}});
-  shared().at(location).held_elsewhere.insert(theirs);
+  shared_studies().at(location).held_elsewhere.insert(theirs);
   auto opened = open_storage(location, StorageAccess::read_write);
   auto& storage = static_cast<MemoryStorage&>(*opened);
   SequenceProposer proposer;

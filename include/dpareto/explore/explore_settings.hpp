@@ -7,6 +7,7 @@
 
 #include "dpareto/bo/explorer.hpp"
 #include "dpareto/problems/registry.hpp"
+#include "dpareto/study/storage_registry.hpp"
 
 namespace dpareto::explore {
 
@@ -15,7 +16,8 @@ struct ExploreSettings {
   int budget = 64;                           // completed evaluations the run (study) holds at the end
   int workers = 1;                           // evaluations running at once
   std::optional<std::uint64_t> seed;         // absent: drawn from the OS CSPRNG and recorded
-  std::string study;                         // SQLite study file; empty: in memory, not resumable
+  std::string study;                         // SQLite study file or postgresql:// URI; empty: in memory
+  study::StorageOptions storage;             // --study-name, and how a shared study is worked on
   bool retry_interrupted = true;             // resume: re-run evaluations a crash left running
   int crash_limit = 2;                       // resume: fail an evaluation running at this many abnormal ends
   bool keep_going = false;                   // run the whole budget even when the first ones fail alike

@@ -8,6 +8,7 @@
 // explorer configuration, the explorer's state (saved with every state change), and one trial per
 // proposed setting: `running`, then completed (ok | failed) with a 1-based completion number.
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -31,6 +32,24 @@ struct Trial {
   // While running: how many times a process started this evaluation and ended without finishing it
   // or stopping cleanly (crashed, or was killed) — counted from each start, uncounted by release_trial.
   int unfinished_starts = 0;
+  // Shared stores, while running: the worker evaluating it ("host pid N") and the seconds since its
+  // last heartbeat, as of the last refresh.
+  std::string worker;
+  double heartbeat_age = 0;
+};
+
+// Held while a process reads the study and records its next proposal (never during an evaluation).
+class ProposalLock {
+ public:
+  virtual ~ProposalLock() = default;
+};
+
+// A process that worked on a shared study (dpareto worker, or explore): for `dpareto status`.
+struct WorkerInfo {
+  std::string worker;  // "host pid N"
+  std::string host;
+  double heartbeat_age = 0;  // seconds since its last heartbeat
+  bool left = false;         // it ended cleanly
 };
 
 enum class StorageAccess { read_only, read_write };
@@ -72,12 +91,24 @@ class Storage {
   // Updates the run information (a resumed run's budget and workers, for summary.json exports).
   virtual void set_run_info(const RunInfo& info) = 0;
 
-  // Hooks for back-ends shared by several processes or hosts. claim_trial: takes a trial left
-  // running (by a crash, or by a worker whose heartbeat stopped) for this process to evaluate again;
-  // false when another live worker holds it. heartbeat: this process is still evaluating `trial`.
-  // A store with a single writer (SQLite, exclusive lock) always grants a claim and needs no heartbeat.
+  // Takes a trial left running (by a crash, or by a worker whose heartbeat stopped) for this process
+  // to evaluate again; false when another live worker holds it. A store with a single writer
+  // (SQLite, exclusive lock) always grants it.
   virtual bool claim_trial(int trial) = 0;
-  virtual void heartbeat(int trial) = 0;
+
+  // Stores shared by several processes or hosts (postgres_storage.hpp). Such a store keeps the
+  // heartbeats of the trials this process runs itself, from its own thread.
+  // shared: other processes may write the study while this one runs.
+  virtual bool shared() const { return false; }
+  // The proposal lock (nullptr where one writer holds the whole study).
+  virtual std::unique_ptr<ProposalLock> lock_proposals() { return nullptr; }
+  // Re-reads what other processes recorded: trials, explorer state.
+  virtual void refresh() {}
+  // Running trials whose worker stopped heartbeating for longer than the grace period (a single
+  // writer finds what a crash left running when it opens the study: none here).
+  virtual std::vector<int> abandoned_trials() const { return {}; }
+  // The workers that joined the study (none for a single-writer store), as of the last refresh.
+  virtual std::vector<WorkerInfo> workers() const { return {}; }
 };
 
 }  // namespace dpareto::study

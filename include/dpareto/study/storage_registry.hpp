@@ -11,16 +11,32 @@
 
 namespace dpareto::study {
 
+// How a process uses a study, beyond its location. The study name selects one of the studies a
+// PostgreSQL database holds (a file holds one: an SQLite study takes none). The rest concerns
+// stores shared by several workers: heartbeats, the grace period after which a silent worker's
+// trial is taken over, how long to keep trying to reach a database that went away, and where a
+// finished result waits meanwhile.
+struct StorageOptions {
+  std::string study_name;          // empty: "default" for PostgreSQL
+  double heartbeat_seconds = 30;   // --heartbeat
+  double grace_seconds = 0;        // --grace; 0: 3 heartbeats
+  double reconnect_seconds = 600;  // --reconnect-timeout
+  std::string spool_directory;     // --spool-dir; empty: $XDG_CACHE_HOME/dpareto/spool (or ~/.cache/...)
+};
+
 struct StorageBackend {
   std::string scheme;  // "" for the default (file) back-end
   // Whether a study exists at the location (a missing or empty file does not).
-  std::function<bool(const std::string& location)> exists;
+  std::function<bool(const std::string& location, const StorageOptions& options)> exists;
   // A new study; InputError when one exists there.
   std::function<std::unique_ptr<Storage>(const std::string& location, const StudyIdentity& identity,
-                                         const RunInfo& info, const nlohmann::json& config)>
+                                         const RunInfo& info, const nlohmann::json& config,
+                                         const StorageOptions& options)>
       create;
   // An existing study, validated before anything is written; InputError naming the location.
-  std::function<std::unique_ptr<Storage>(const std::string& location, StorageAccess access)> open;
+  std::function<std::unique_ptr<Storage>(const std::string& location, StorageAccess access,
+                                         const StorageOptions& options)>
+      open;
   // Optional: moves the study out of the way, keeping it under the returned name; the location is
   // free afterwards.
   std::function<std::string(const std::string& location)> set_aside = {};
@@ -33,10 +49,11 @@ struct StorageRegistration {
 // The back-end serving `location`.
 const StorageBackend& storage_backend(const std::string& location);
 
-bool storage_exists(const std::string& location);
+bool storage_exists(const std::string& location, const StorageOptions& options = {});
 std::unique_ptr<Storage> create_storage(const std::string& location, const StudyIdentity& identity, const RunInfo& info,
-                                        const nlohmann::json& config);
-std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess access);
+                                        const nlohmann::json& config, const StorageOptions& options = {});
+std::unique_ptr<Storage> open_storage(const std::string& location, StorageAccess access,
+                                      const StorageOptions& options = {});
 
 // A study in which nothing succeeded (every completed evaluation failed, none is running): a
 // mistyped oracle command, say. Such a study may be set aside and started afresh with other settings.
@@ -51,6 +68,7 @@ std::string set_aside_failed_study(const std::string& location);
 // user passed --seed). The run seed to use is the returned study's run_info().seed. A refusal of a
 // study in which nothing succeeded says how to start it afresh.
 std::unique_ptr<Storage> open_or_create_study(const std::string& location, const StudyIdentity& identity,
-                                              const RunInfo& info, const nlohmann::json& config, bool seed_given);
+                                              const RunInfo& info, const nlohmann::json& config, bool seed_given,
+                                              const StorageOptions& options = {});
 
 }  // namespace dpareto::study

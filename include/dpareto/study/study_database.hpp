@@ -70,9 +70,8 @@ class StudyDatabase : public Storage {
                                        const nlohmann::json& explorer_state) override;
   void set_explorer_state(const nlohmann::json& state) override;
   void set_run_info(const RunInfo& info) override;
-  // One writer holds the file's lock: every claim is granted, no heartbeat is kept.
+  // One writer holds the file's lock: every claim is granted.
   bool claim_trial(int) override { return true; }
-  void heartbeat(int) override {}
 
  private:
   StudyDatabase(std::string path, sqlite3* db, std::optional<FileLock> lock);

@@ -42,11 +42,15 @@ class Proposer {
 using Evaluator = std::function<EvaluationRecord(const std::vector<double>& params, std::uint64_t seed)>;
 
 struct RunnerSettings {
-  int budget = 0;                 // completed evaluations the study should hold at the end
-  int workers = 1;                // evaluations running at once
-  std::uint64_t seed = 0;         // run seed; evaluation seeds derive from it
-  bool retry_interrupted = true;  // re-run evaluations a crash left running (else: failed)
-  int crash_limit = 2;            // abnormal ends during one evaluation before it is failed (0: never)
+  int budget = 0;                  // completed evaluations the study should hold at the end
+  int workers = 1;                 // evaluations running at once
+  std::uint64_t seed = 0;          // run seed; evaluation seeds derive from it
+  bool retry_interrupted = true;   // re-run evaluations a crash left running (else: failed)
+  int crash_limit = 2;             // abnormal ends during one evaluation before it is failed (0: never)
+  int max_evaluations = 0;         // evaluations this runner starts before it leaves (0: no limit)
+  double poll_seconds = 1;         // shared study, budget all taken: how often to look for lost trials
+  bool budget_from_study = false;  // follow the budget the study records (run_info "budget"), which a
+                                   // later `explore --budget` may raise while workers run
 };
 
 // The oracle seed of the evaluation proposed `issue`-th (1-based) in a run seeded with `run_seed`.
@@ -60,7 +64,6 @@ struct RunnerOutcome {
 
 class StudyRunner {
  public:
-  static constexpr int kHeartbeatSeconds = 10;
   StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluator, RunnerSettings settings);
   // Replays the stored evaluations (each passed to `on_complete`, in completion order), then runs
   // until the study holds `budget` completed evaluations or the proposer has nothing left.
@@ -68,8 +71,11 @@ class StudyRunner {
   // It proposes nothing more once a stop signal arrives or `should_stop()` (asked after each
   // completed evaluation) is true, and waits for the evaluations running then. An evaluation that
   // throws Interrupted is not recorded: it stays `running` in the study, and a resume runs it again.
-  // A trial left running is evaluated again only when the storage grants this process its claim;
-  // while evaluations run, the storage receives a heartbeat for each every kHeartbeatSeconds.
+  // A trial left running is evaluated again only when the storage grants this process its claim.
+  // On a shared store (several workers) it proposes under the store's proposal lock, after reading
+  // what every worker recorded, with every worker's running trials as pending points (Kriging
+  // believer); the budget counts every worker's trials, and a runner whose share is taken waits for
+  // the others' last trials, taking over those whose worker is lost.
   RunnerOutcome run(const std::function<void(const EvaluationRecord&)>& on_complete,
                     const std::function<bool()>& should_stop = {});
 

@@ -1,0 +1,55 @@
+#include "trial_text.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
+
+namespace dpareto::study {
+
+nlohmann::json parse_json(const std::string& text, const std::string& where) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    throw InputError(where + ": not valid JSON");
+  }
+}
+
+std::uint64_t parse_seed(const std::string& text, const std::string& where) {
+  std::uint64_t v = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+    throw InputError(where + ": seed '" + text + "' is not a 64-bit unsigned integer");
+  return v;
+}
+
+std::string params_text(const std::vector<double>& params) {
+  nlohmann::json a = nlohmann::json::array();
+  for (double p : params) a.push_back(json_number(p));
+  return a.dump();
+}
+
+std::vector<double> parse_params(const std::string& text, std::size_t count, const std::string& row) {
+  const auto params = parse_json(text, row + ": params");
+  if (!params.is_array() || params.size() != count)
+    throw InputError(row + ": params " + text + " is not an array of " + std::to_string(count) + " numbers");
+  std::vector<double> out;
+  for (const auto& p : params) {
+    const double v = number_from_json(p, row + ": params");
+    if (!std::isfinite(v)) throw InputError(row + ": params " + text + " holds a non-finite value");
+    out.push_back(v);
+  }
+  return out;
+}
+
+void check_trial(const Trial& t, bool has_completion, const std::string& row) {
+  const auto& r = t.record;
+  if (r.phase.empty()) throw InputError(row + ": empty phase");
+  if ((r.status == EvaluationStatus::running) == has_completion)
+    throw InputError(row + ": status '" + to_string(r.status) + "' does not match its completion number");
+  if (r.ok() && !(r.epsilon >= 0 && r.utility >= 0 && r.utility <= 1))
+    throw InputError(row + ": status ok but epsilon/utility are missing or out of range");
+}
+
+}  // namespace dpareto::study

@@ -1,0 +1,25 @@
+#pragma once
+// How both study back-ends (SQLite, PostgreSQL) write a trial's fields as text and read them back,
+// validating what they read: a study is a file or a database someone else may have edited.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "dpareto/study/storage.hpp"
+
+namespace dpareto::study {
+
+// JSON text; InputError naming `where` when it is not JSON.
+nlohmann::json parse_json(const std::string& text, const std::string& where);
+// A 64-bit seed as decimal text; InputError naming `where` otherwise.
+std::uint64_t parse_seed(const std::string& text, const std::string& where);
+// A trial's parameters as a JSON array of exact (round-trip) numbers, and back: an array of `count`
+// finite numbers, else InputError naming `row`.
+std::string params_text(const std::vector<double>& params);
+std::vector<double> parse_params(const std::string& text, std::size_t count, const std::string& row);
+// Checks a trial read from a study against its run information: a phase, a completion number for
+// exactly the completed trials, in-range measurements for ok ones. InputError naming `row`.
+void check_trial(const Trial& trial, bool has_completion, const std::string& row);
+
+}  // namespace dpareto::study
