@@ -85,6 +85,9 @@ Connection::Connection(std::string uri, std::string shown, double reconnect_seco
   if (!conn_) throw InputError("study " + shown_ + ": cannot connect (out of memory)");
   if (PQstatus(conn_.get()) != CONNECTION_OK)
     throw InputError("study " + shown_ + ": cannot connect (" + message_of(PQerrorMessage(conn_.get()), uri_) + ")");
+  // The server's notices ("terminating connection due to ... shutdown") are handled as errors where
+  // they matter; they are not printed.
+  PQsetNoticeProcessor(conn_.get(), [](void*, const char*) {}, nullptr);
   exec("SET client_min_messages = warning");
 }
 
