@@ -15,7 +15,8 @@ int run_export(int argc, char** argv) {
   po::options_description options("export options");
   options.add_options()("study", po::value<std::string>()->required(), "the study database (positional)")(
       "out", po::value<std::string>()->required(), "run directory to write");
-  const auto parsed = parse_command_line("dpareto export STUDY --out DIR", options, argc, argv, {"study"});
+  const auto parsed = parse_command_line("dpareto export STUDY --out DIR", "dpareto export svt.db --out runs/svt-copy",
+                                         options, argc, argv, {"study"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const auto db = study::open_storage(vm["study"].as<std::string>(), study::StorageAccess::read_only);
