@@ -27,6 +27,10 @@
 namespace dpareto::apps {
 namespace {
 
+// The example of `account dpsgd --help`, and of `account --help`.
+constexpr const char* kDpsgdExample =
+    "dpareto account dpsgd --sampling poisson --q 0.01 --sigma 4 --steps 10000 --delta 1e-5";
+
 using privacy::Conversion;
 using privacy::Sampling;
 
@@ -136,7 +140,7 @@ int run_dpsgd(int argc, char** argv) {
   const auto vm = parse_command_line(
       "dpareto account dpsgd --sampling poisson|fixed --q Q --sigma S --steps T --delta D [--orders A,B,...] "
       "[--conversion improved|classic] [--accountant rdp|pld] [--rdp] [--json]",
-      options, argc, argv);
+      kDpsgdExample, options, argc, argv);
   if (!vm) return 0;
   const DpsgdFlags f = read_dpsgd_flags(*vm);
   const auto kind = accountant_from(*vm);
@@ -164,6 +168,8 @@ int run_tuning_plan(int argc, char** argv) {
       "dpareto account tuning --method random-stopping|grid|subsampled|propose-test|dp-hype --problem NAME "
       "--candidates FILE --target-epsilon E --delta D [method flags as for tune] [--rows N] [--validation-rows V] "
       "[--subsample-rows S] [--json]",
+      "dpareto account tuning --method random-stopping --problem synthetic-logreg-sgd --set split=private "
+      "--candidates cands.json --target-epsilon 1 --delta 1e-5",
       options, argc, argv);
   if (!vm) return 0;
   const select::TuningSettings settings = tuning_settings(*vm);
@@ -225,6 +231,8 @@ int run_tuning(int argc, char** argv) {
   const auto vm = parse_command_line(
       "dpareto account tuning --distribution poisson|tnb (--mu M | --eta H --gamma G) --sampling poisson|fixed --q Q "
       "--sigma S --steps T --delta D [--score-epsilon E] [--orders ...] [--conversion ...] [--rdp] [--json]",
+      "dpareto account tuning --distribution poisson --mu 10 --sampling poisson --q 0.01 --sigma 4 --steps 1000 "
+      "--delta 1e-5",
       options, argc, argv);
   if (!vm) return 0;
   const DpsgdFlags f = read_dpsgd_flags(*vm);
@@ -271,8 +279,8 @@ int run_gaussian(int argc, char** argv) {
   options.add_options()("eps", po::value<double>()->required(), "target epsilon >= 0")(
       "delta", po::value<double>()->required(), "target delta in (0, 1)")(
       "sensitivity", po::value<double>()->default_value(1.0), "L2 sensitivity > 0")("json", "print one JSON object");
-  const auto vm =
-      parse_command_line("dpareto account gaussian --eps E --delta D [--sensitivity S] [--json]", options, argc, argv);
+  const auto vm = parse_command_line("dpareto account gaussian --eps E --delta D [--sensitivity S] [--json]",
+                                     "dpareto account gaussian --eps 1 --delta 1e-5", options, argc, argv);
   if (!vm) return 0;
   const double eps = (*vm)["eps"].as<double>();
   if (!(eps >= 0) || std::isinf(eps)) throw InputError("--eps " + format_number(eps) + " must be a finite number >= 0");
@@ -296,7 +304,7 @@ int run_gaussian(int argc, char** argv) {
 
 int run_account(int argc, char** argv) {
   return dispatch_actions(
-      "account",
+      "account", kDpsgdExample,
       {{"dpsgd", "epsilon of DP-SGD (subsampled Gaussian, RDP accountant)", run_dpsgd},
        {"gaussian", "sigma of the Gaussian mechanism for (eps, delta): analytic and classic", run_gaussian},
        {"tuning",

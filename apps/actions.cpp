@@ -3,15 +3,22 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 
 namespace dpareto::apps {
 
-int dispatch_actions(const std::string& command, const std::vector<Action>& actions, int argc, char** argv) {
+int dispatch_actions(const std::string& command, const std::string& example, const std::vector<Action>& actions,
+                     int argc, char** argv) {
   std::string names;
-  for (const auto& a : actions) names += (names.empty() ? "" : "|") + a.name;
+  std::vector<std::string> known;
+  for (const auto& a : actions) {
+    names += (names.empty() ? "" : "|") + a.name;
+    known.push_back(a.name);
+  }
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
-    std::cout << "usage: dpareto " << command << " " << names << " [options]   (--help on each)\n";
+    std::cout << "usage: dpareto " << command << " " << names << " [options]   (--help on each)\n"
+              << "example: " << example << "\n";
     for (const auto& a : actions)
       std::cout << "  " << a.name << std::string(a.name.size() < 10 ? 10 - a.name.size() : 1, ' ') << a.summary << "\n";
     return argc < 2 ? 2 : 0;
@@ -24,7 +31,7 @@ int dispatch_actions(const std::string& command, const std::vector<Action>& acti
     for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
     return a.run(static_cast<int>(args.size()), args.data());
   }
-  throw InputError(command + ": unknown subcommand '" + sub + "' (" + names + ")");
+  throw InputError(command + ": unknown subcommand '" + sub + "'" + did_you_mean(sub, known) + " (" + names + ")");
 }
 
 }  // namespace dpareto::apps

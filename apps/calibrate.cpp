@@ -17,6 +17,10 @@
 namespace dpareto::apps {
 namespace {
 
+// The example of `calibrate dpsgd --help`, and of `calibrate --help`.
+constexpr const char* kSigmaExample =
+    "dpareto calibrate dpsgd --eps 1 --delta 1e-5 --q 0.01 --steps 10000 --sampling poisson";
+
 struct Target {
   privacy::Sampling sampling;
   double q, epsilon, delta;
@@ -73,7 +77,7 @@ int run_sigma(int argc, char** argv) {
   const auto vm = parse_command_line(
       "dpareto calibrate dpsgd --eps E --delta D --q Q --steps T --sampling poisson|fixed [--orders ...] "
       "[--conversion ...] [--accountant rdp|pld] [--json]",
-      options, argc, argv);
+      kSigmaExample, options, argc, argv);
   if (!vm) return 0;
   const Target t = read_target(*vm);
   const long long steps = (*vm)["steps"].as<long long>();
@@ -109,7 +113,7 @@ int run_steps(int argc, char** argv) {
   const auto vm = parse_command_line(
       "dpareto calibrate steps --eps E --delta D --q Q --sigma S --sampling poisson|fixed [--orders ...] "
       "[--conversion ...] [--accountant rdp|pld] [--json]",
-      options, argc, argv);
+      "dpareto calibrate steps --eps 1 --delta 1e-5 --q 0.01 --sigma 1 --sampling poisson", options, argc, argv);
   if (!vm) return 0;
   const Target t = read_target(*vm);
   const double sigma = (*vm)["sigma"].as<double>();
@@ -142,7 +146,7 @@ int run_steps(int argc, char** argv) {
 
 int run_calibrate(int argc, char** argv) {
   return dispatch_actions(
-      "calibrate",
+      "calibrate", kSigmaExample,
       {{"dpsgd", "smallest noise multiplier sigma meeting (eps, delta) for given q, steps", run_sigma},
        {"steps", "largest number of steps meeting (eps, delta) for given q, sigma", run_steps}},
       argc, argv);

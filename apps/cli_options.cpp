@@ -9,12 +9,20 @@
 #include <map>
 #include <sstream>
 
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/printable.hpp"
 
 namespace dpareto::apps {
 
 namespace {
+
+// The long names of `options`, for "did you mean" (with "--" for the command line).
+std::vector<std::string> flag_names(const po::options_description& options, const std::string& prefix) {
+  std::vector<std::string> names;
+  for (const auto& option : options.options()) names.push_back(prefix + option->long_name());
+  return names;
+}
 
 // Stores a config file's flags line by line (the command line, stored first, wins), so that every
 // error names the file and line: an unknown flag, a bad value, a flag given twice, a line that is
@@ -32,7 +40,9 @@ void store_config_file(const std::string& path, const po::options_description& o
     if (eq == std::string::npos) throw InputError(where + ": '" + printable(line) + "' is not 'flag = value'");
     std::string name = line.substr(start, eq - start);
     name.erase(name.find_last_not_of(" \t") + 1);
-    if (!options.find_nothrow(name, false)) throw InputError(where + ": unknown flag '" + printable(name) + "'");
+    if (!options.find_nothrow(name, false))
+      throw InputError(where + ": unknown flag '" + printable(name) + "'" +
+                       did_you_mean(name, flag_names(options, "")));
     if (const auto [it, fresh] = first_line.emplace(name, number); !fresh)
       throw InputError(where + ": '" + name + "' given again (first on line " + std::to_string(it->second) + ")");
     std::istringstream one(line);
@@ -46,8 +56,9 @@ void store_config_file(const std::string& path, const po::options_description& o
 
 }  // namespace
 
-std::optional<po::variables_map> parse_command_line(const std::string& usage_line, po::options_description options,
-                                                    int argc, char** argv, const std::vector<std::string>& positional) {
+std::optional<po::variables_map> parse_command_line(const std::string& usage_line, const std::string& example,
+                                                    po::options_description options, int argc, char** argv,
+                                                    const std::vector<std::string>& positional) {
   options.add_options()("help,h", "show this help")("config", po::value<std::string>(),
                                                     "read flags from an INI-style file (flag = value)");
   po::positional_options_description pos;
@@ -57,7 +68,7 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
   try {
     po::store(po::command_line_parser(argc, argv).options(options).positional(pos).run(), vm);
     if (vm.count("help")) {
-      std::cout << "usage: " << usage_line << "\n\n" << options << "\n";
+      std::cout << "usage: " << usage_line << "\nexample: " << example << "\n\n" << options << "\n";
       return std::nullopt;
     }
     if (vm.count("config")) {
@@ -75,7 +86,12 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
         throw InputError("--seed " + std::string(argv[i + 1]) + ": expected a non-negative integer");
     po::notify(vm);
   } catch (const po::error& e) {
-    throw InputError(std::string(argv[0]) + ": " + e.what() + " (see 'dpareto " + argv[0] + " --help')");
+    std::string hint;
+    if (const auto* unknown = dynamic_cast<const po::unknown_option*>(&e)) {
+      const std::string typed = unknown->get_option_name();  // `--flag=value` whole
+      hint = did_you_mean(typed.substr(0, typed.find('=')), flag_names(options, "--"));
+    }
+    throw InputError(std::string(argv[0]) + ": " + e.what() + hint + " (see 'dpareto " + argv[0] + " --help')");
   }
   return vm;
 }

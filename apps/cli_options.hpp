@@ -12,10 +12,11 @@ namespace dpareto::apps {
 namespace po = boost::program_options;
 
 // Parses argv (argv[0] = subcommand name) against `options`. Adds --help and --config.
-// Returns std::nullopt after printing usage when --help was given.
+// Returns std::nullopt after printing the usage line, `example` (a whole working command line) and
+// the options when --help was given. An unknown flag's error names the closest known ones.
 // `positional` names options that take positional arguments, in order (the last may repeat).
-std::optional<po::variables_map> parse_command_line(const std::string& usage_line, po::options_description options,
-                                                    int argc, char** argv,
+std::optional<po::variables_map> parse_command_line(const std::string& usage_line, const std::string& example,
+                                                    po::options_description options, int argc, char** argv,
                                                     const std::vector<std::string>& positional = {});
 
 // "1.5,2,3" -> {1.5, 2, 3}; `flag` names the source in errors.

@@ -25,13 +25,15 @@ struct CommandRegistration {
 };
 
 // A command with sub-actions (`dpareto account dpsgd|gaussian|tuning`): runs the action named by
-// argv[1] with argv[0] = "COMMAND ACTION"; prints the actions for --help (exit 0) or when none is
-// given (exit 2); an unknown action is an InputError naming it.
+// argv[1] with argv[0] = "COMMAND ACTION"; prints the actions and `example` (a whole working command
+// line) for --help (exit 0) or when none is given (exit 2); an unknown action is an InputError
+// naming it and the closest actions.
 struct Action {
   std::string name;
   std::string summary;
   CommandFn run;
 };
-int dispatch_actions(const std::string& command, const std::vector<Action>& actions, int argc, char** argv);
+int dispatch_actions(const std::string& command, const std::string& example, const std::vector<Action>& actions,
+                     int argc, char** argv);
 
 }  // namespace dpareto::apps

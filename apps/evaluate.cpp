@@ -15,8 +15,9 @@ int run_evaluate(int argc, char** argv) {
   options.add_options()("params", po::value<std::string>(), "the setting: name=value,... (every parameter)")(
       "seed", po::value<std::uint64_t>(), "seed of the utility oracle (default: OS CSPRNG)")("json", po::bool_switch(),
                                                                                              "print one JSON object");
-  const auto parsed =
-      parse_command_line("dpareto evaluate --problem NAME --params k=v,... [options]", options, argc, argv);
+  const auto parsed = parse_command_line("dpareto evaluate --problem NAME --params k=v,... [options]",
+                                         "dpareto evaluate --problem svt --params bound=10,noise=0.5 --seed 3 --json",
+                                         options, argc, argv);
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const auto problem = make_problem_from(vm);

@@ -47,7 +47,9 @@ int run_exact(int argc, char** argv) {
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the utility oracle")(
       "workers", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       "evaluation threads")("out", po::value<std::string>(), "run directory to write");
-  const auto parsed = parse_command_line("dpareto exact --problem NAME --out DIR [options]", options, argc, argv);
+  const auto parsed = parse_command_line(
+      "dpareto exact --problem NAME --out DIR [options]",
+      "dpareto exact --problem svt --points 30,100 --repeats 500 --out runs/svt-exact", options, argc, argv);
   if (!parsed) return 0;
   const auto& vm = *parsed;
   auto problem_options = problem_options_from(vm);

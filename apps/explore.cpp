@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "dpareto/bo/acquisition_registry.hpp"
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
@@ -33,7 +34,8 @@ bo::Method parse_method(const std::string& text) {
   if (text == "dpareto") return bo::Method::dpareto;
   if (text == "random") return bo::Method::random;
   if (text == "grid") return bo::Method::grid;
-  throw InputError("--method " + text + ": expected dpareto, random or grid");
+  throw InputError("--method " + text + ": expected dpareto, random or grid" +
+                   did_you_mean(text, {"dpareto", "random", "grid"}));
 }
 
 // --problem NAME, or --oracle-cmd TEMPLATE with --space FILE (its stderr logs go to `log_directory`).
@@ -75,7 +77,8 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   explorer_options.method = parse_method(vm["method"].as<std::string>());
   const auto acquisition = vm["acquisition"].as<std::string>();
   if (!bo::acquisition_exists(acquisition))
-    throw InputError("--acquisition " + acquisition + ": expected " + bo::acquisition_choices(", ", " or "));
+    throw InputError("--acquisition " + acquisition + ": expected " + bo::acquisition_choices(", ", " or ") +
+                     did_you_mean(acquisition, bo::acquisition_names()));
   explorer_options.acquisition = acquisition;
   const auto reference_mode = vm["reference-mode"].as<std::string>();
   if (reference_mode != "fixed" && reference_mode != "estimated")
@@ -169,8 +172,10 @@ int run_explore(int argc, char** argv) {
       "json", po::bool_switch(), "print the final summary as JSON")(
       "overwrite", po::bool_switch(),
       "replace the run --out holds even if it is another run (other problem, seed or study)");
-  const auto parsed = parse_command_line(
-      "dpareto explore (--problem NAME | --oracle-cmd CMD --space FILE) [--study FILE] [options]", options, argc, argv);
+  const auto parsed =
+      parse_command_line("dpareto explore (--problem NAME | --oracle-cmd CMD --space FILE) [--study FILE] [options]",
+                         "dpareto explore --problem svt --budget 64 --init 16 --seed 1 --study svt.db --out runs/svt",
+                         options, argc, argv);
   if (!parsed) return 0;
   const auto& vm = *parsed;
 

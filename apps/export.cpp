@@ -17,8 +17,8 @@ int run_export(int argc, char** argv) {
   options.add_options()("study", po::value<std::string>()->required(), "the study database (positional)")(
       "out", po::value<std::string>()->required(), "run directory to write");
   add_storage_flags(options, StorageUse::read);
-  const auto parsed =
-      parse_command_line("dpareto export STUDY [--study-name NAME] --out DIR", options, argc, argv, {"study"});
+  const auto parsed = parse_command_line("dpareto export STUDY [--study-name NAME] --out DIR",
+                                         "dpareto export svt.db --out runs/svt-copy", options, argc, argv, {"study"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const auto db =

@@ -15,6 +15,9 @@
 namespace dpareto::apps {
 namespace {
 
+// The example of `ledger show --help`, and of `ledger --help`.
+constexpr const char* kShowExample = "dpareto ledger show --problem synthetic-logreg-sgd";
+
 // The ledger named by the positional FILE, or the default one of --problem's training data.
 std::filesystem::path ledger_file(const po::variables_map& vm, std::optional<select::LedgerDataset>& dataset) {
   if (vm.count("file")) {
@@ -43,7 +46,7 @@ int run_show(int argc, char** argv) {
                         "convert the total at this delta (default: the cap's, else 1e-5)")("json",
                                                                                            "print one JSON object");
   const auto vm = parse_command_line("dpareto ledger show (FILE | --problem NAME [problem flags]) [--delta D] [--json]",
-                                     options, argc, argv, {"file"});
+                                     kShowExample, options, argc, argv, {"file"});
   if (!vm) return 0;
   std::optional<select::LedgerDataset> dataset;
   const auto file = ledger_file(*vm, dataset);
@@ -77,9 +80,9 @@ int run_cap(int argc, char** argv) {
   auto options = ledger_options("ledger cap options");
   options.add_options()("epsilon", po::value<double>()->required(), "the cap on the ledger's total epsilon, > 0")(
       "delta", po::value<double>()->default_value(1e-5), "the delta the total is converted at, in (0, 1)");
-  const auto vm =
-      parse_command_line("dpareto ledger cap (FILE | --problem NAME [problem flags]) --epsilon E [--delta D]", options,
-                         argc, argv, {"file"});
+  const auto vm = parse_command_line(
+      "dpareto ledger cap (FILE | --problem NAME [problem flags]) --epsilon E [--delta D]",
+      "dpareto ledger cap --problem synthetic-logreg-sgd --epsilon 8", options, argc, argv, {"file"});
   if (!vm) return 0;
   std::optional<select::LedgerDataset> dataset;
   const auto file = ledger_file(*vm, dataset);
@@ -93,7 +96,7 @@ int run_cap(int argc, char** argv) {
 }
 
 int run_ledger(int argc, char** argv) {
-  return dispatch_actions("ledger",
+  return dispatch_actions("ledger", kShowExample,
                           {{"show", "the runs recorded for a dataset and their composed (epsilon, delta)", run_show},
                            {"cap", "set the cap that tune refuses to pass (unless --exceed-cap)", run_cap}},
                           argc, argv);

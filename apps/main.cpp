@@ -3,8 +3,10 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "command.hpp"
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 
 namespace dpareto::apps {
@@ -27,11 +29,15 @@ int main(int argc, char** argv) {
     print_usage(argc < 2 ? std::cerr : std::cout);  // a usage error goes where errors go
     return argc < 2 ? 2 : 0;
   }
-  const std::string name = argv[1];
+  // `dpareto --version` is `dpareto version`.
+  const std::string name = std::string(argv[1]) == "--version" ? "version" : argv[1];
   const auto& table = dpareto::apps::command_table();
   const auto it = table.find(name);
   if (it == table.end()) {
-    std::cerr << "dpareto: unknown command '" << name << "' (run 'dpareto --help' for the list)\n";
+    std::vector<std::string> names;
+    for (const auto& entry : table) names.push_back(entry.first);
+    std::cerr << "dpareto: unknown command '" << name << "'" << dpareto::did_you_mean(name, names)
+              << " (run 'dpareto --help' for the list)\n";
     return 2;
   }
   try {

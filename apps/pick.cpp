@@ -63,7 +63,7 @@ int run_pick(int argc, char** argv) {
   const auto parsed = parse_command_line(
       "dpareto pick RUN_DIR (--max-epsilon E | --min-utility U) [--from observed|model] "
       "[--candidates K --out FILE] [--verify] [--json]",
-      options, argc, argv, {"run"});
+      "dpareto pick runs/svt --max-epsilon 50 --from model --json", options, argc, argv, {"run"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   if (vm.count("max-epsilon") == vm.count("min-utility"))

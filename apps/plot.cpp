@@ -5,6 +5,7 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/explore/surrogate_maps.hpp"
 #include "dpareto/plot/front_figure.hpp"
@@ -28,8 +29,9 @@ int run_plot(int argc, char** argv) {
       "y", po::value<std::string>(), "surrogate: parameter on the y axis (default: the second)")(
       "resolution", po::value<int>()->default_value(40), "surrogate: grid cells per axis, 4 to 400")(
       "keep-script", po::bool_switch(), "also write the gnuplot script as FILE.gp");
-  const auto parsed =
-      parse_command_line("dpareto plot KIND RUN_DIR... --out FILE [options]", options, argc, argv, {"kind", "runs"});
+  const auto parsed = parse_command_line("dpareto plot KIND RUN_DIR... --out FILE [options]",
+                                         "dpareto plot front runs/svt --exact runs/svt-exact --out front.png", options,
+                                         argc, argv, {"kind", "runs"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const std::string kind = vm["kind"].as<std::string>();
@@ -67,7 +69,9 @@ int run_plot(int argc, char** argv) {
   } else if (kind == "oracle") {
     script = plot::oracle_figure(single(), {accuracy});
   } else {
-    throw InputError("plot: unknown figure kind '" + kind + "' (front, hv, variability, surrogate, oracle)");
+    throw InputError("plot: unknown figure kind '" + kind + "'" +
+                     did_you_mean(kind, {"front", "hv", "variability", "surrogate", "oracle"}) +
+                     " (front, hv, variability, surrogate, oracle)");
   }
   plot::render(script, out, {vm["width"].as<int>(), vm["height"].as<int>()}, vm["keep-script"].as<bool>());
   std::cout << "wrote " << out << "\n";

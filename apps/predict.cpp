@@ -75,7 +75,8 @@ int run_predict(int argc, char** argv) {
       "json", po::bool_switch(), "print one JSON object");
   const auto parsed = parse_command_line(
       "dpareto predict --model DIR/model.bin --problem NAME [--set k=v ...] [--data test|train|FILE] [--out FILE]",
-      options, argc, argv);
+      "dpareto predict --model tuned/model.bin --problem synthetic-logreg-sgd --set split=private", options, argc,
+      argv);
   if (!parsed) return 0;
   const auto& vm = *parsed;
   if (!vm.count("model")) throw InputError("--model is required (the model.bin written by dpareto tune)");

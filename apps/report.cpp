@@ -21,7 +21,8 @@ int run_report(int argc, char** argv) {
       "accuracy", po::bool_switch(), "plot utility (higher is better) instead of error")(
       "keep-scripts", po::bool_switch(), "also write each figure's gnuplot script (FIGURE.gp)");
   const auto parsed =
-      parse_command_line("dpareto report RUN_DIR... [--out DIR] [options]", options, argc, argv, {"runs"});
+      parse_command_line("dpareto report RUN_DIR... [--out DIR] [options]",
+                         "dpareto report runs/svt --exact runs/svt-exact", options, argc, argv, {"runs"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const auto dirs = vm["runs"].as<std::vector<std::string>>();

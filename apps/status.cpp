@@ -93,10 +93,8 @@ int run_status(int argc, char** argv) {
       "json", po::bool_switch(), "print the status as one JSON object")(
       "grace", po::value<double>()->default_value(90), "seconds without a heartbeat after which work counts as lost")(
       "watch", po::value<double>(), "print the status again every this many seconds, until interrupted");
-  const auto parsed = parse_command_line(
-      "dpareto status STUDY [--study-name NAME] [--json] [--watch S]\n"
-      "example: dpareto status postgresql://me@db.example.org/dpareto --study-name svt --watch 10",
-      options, argc, argv, {"study"});
+  const auto parsed = parse_command_line("dpareto status STUDY [--study-name NAME] [--json] [--watch S]",
+                                         "dpareto status svt.db", options, argc, argv, {"study"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const double grace = vm["grace"].as<double>();

@@ -34,6 +34,8 @@ int run_tune(int argc, char** argv) {
   const auto vm = parse_command_line(
       "dpareto tune --problem NAME --candidates FILE --method random-stopping|grid|subsampled|propose-test|dp-hype "
       "[method flags] --target-epsilon E --delta D [--seed S] --out DIR",
+      "dpareto tune --problem synthetic-logreg-sgd --set split=private --candidates cands.json --method "
+      "random-stopping --target-epsilon 1 --delta 1e-5 --out tuned",
       options, argc, argv);
   if (!vm) return 0;
   const select::TuningSettings settings = tuning_settings(*vm);

@@ -35,10 +35,8 @@ int run_worker(int argc, char** argv) {
       "oracle-timeout", po::value<double>()->default_value(0), "external oracle: seconds before a run is killed")(
       "oracle-logs", po::value<std::string>(), "external oracle: directory for each evaluation's stderr")(
       "quiet", po::bool_switch(), "no line per evaluation");
-  const auto parsed = parse_command_line(
-      "dpareto worker STUDY [--study-name NAME] [options]\n"
-      "example: dpareto worker postgresql://me@db.example.org/dpareto --study-name svt --workers 2",
-      options, argc, argv, {"study"});
+  const auto parsed = parse_command_line("dpareto worker STUDY [--study-name NAME] [options]",
+                                         "dpareto worker svt.db --workers 2", options, argc, argv, {"study"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   const std::string location = vm["study"].as<std::string>();

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 
 namespace dpareto::bo {
@@ -26,7 +27,8 @@ bool acquisition_exists(const std::string& name) {
 std::unique_ptr<Acquisition> make_acquisition(const std::string& name) {
   const auto it = table().find(name);
   if (it == table().end())
-    throw InputError("unknown acquisition '" + name + "' (known: " + acquisition_choices(", ", ", ") + ")");
+    throw InputError("unknown acquisition '" + name + "'" + did_you_mean(name, acquisition_names()) +
+                     " (known: " + acquisition_choices(", ", ", ") + ")");
   return it->second();
 }
 

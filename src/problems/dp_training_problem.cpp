@@ -239,31 +239,36 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
 
 namespace {
 
-ProblemFactory factory(DpTrainingSpec spec) {
-  return [spec](const ProblemOptions& options) { return std::make_unique<DpTrainingProblem>(spec, options); };
+// The registry entry of a DP-training problem: its factory and its domains before max_epochs and the
+// training-set size cap epochs and lot_size.
+ProblemInfo registry_entry(DpTrainingSpec spec, std::string summary) {
+  constexpr int uncapped = std::numeric_limits<int>::max();
+  auto parameters = dp_training_parameters(spec.data == DataSource::mnist, uncapped, uncapped);
+  return {spec.name, std::move(summary),
+          [spec](const ProblemOptions& options) { return std::make_unique<DpTrainingProblem>(spec, options); },
+          std::move(parameters)};
 }
 
 using learn::Optimizer;
 const ProblemRegistration adult_logreg_sgd(
-    {"adult-logreg-sgd", "logistic regression on Adult (a9a) by DP-SGD (DPareto Sec. 4, Alg. 3)",
-     factory({"adult-logreg-sgd", DataSource::adult, learn::logistic_regression(123), Optimizer::sgd})});
+    registry_entry({"adult-logreg-sgd", DataSource::adult, learn::logistic_regression(123), Optimizer::sgd},
+                   "logistic regression on Adult (a9a) by DP-SGD (DPareto Sec. 4, Alg. 3)"));
 const ProblemRegistration adult_logreg_adam(
-    {"adult-logreg-adam", "logistic regression on Adult (a9a) by DP-Adam (DPareto Sec. 4, Alg. 4)",
-     factory({"adult-logreg-adam", DataSource::adult, learn::logistic_regression(123), Optimizer::adam})});
+    registry_entry({"adult-logreg-adam", DataSource::adult, learn::logistic_regression(123), Optimizer::adam},
+                   "logistic regression on Adult (a9a) by DP-Adam (DPareto Sec. 4, Alg. 4)"));
 const ProblemRegistration adult_svm_sgd(
-    {"adult-svm-sgd", "linear SVM (hinge loss) on Adult (a9a) by DP-SGD (DPareto Sec. 4, Alg. 3)",
-     factory({"adult-svm-sgd", DataSource::adult, learn::linear_svm(123), Optimizer::sgd})});
+    registry_entry({"adult-svm-sgd", DataSource::adult, learn::linear_svm(123), Optimizer::sgd},
+                   "linear SVM (hinge loss) on Adult (a9a) by DP-SGD (DPareto Sec. 4, Alg. 3)"));
 const ProblemRegistration mnist_mlp1_sgd(
-    {"mnist-mlp1-sgd", "MLP1 (784-1000-10, ReLU) on MNIST by DP-SGD (DPareto Sec. 4)",
-     factory({"mnist-mlp1-sgd", DataSource::mnist, learn::mlp1(), Optimizer::sgd})});
+    registry_entry({"mnist-mlp1-sgd", DataSource::mnist, learn::mlp1(), Optimizer::sgd},
+                   "MLP1 (784-1000-10, ReLU) on MNIST by DP-SGD (DPareto Sec. 4)"));
 const ProblemRegistration mnist_mlp2_sgd(
-    {"mnist-mlp2-sgd", "MLP2 (784-128-64-10, ReLU) on MNIST by DP-SGD (DPareto Sec. 4)",
-     factory({"mnist-mlp2-sgd", DataSource::mnist, learn::mlp2(), Optimizer::sgd})});
+    registry_entry({"mnist-mlp2-sgd", DataSource::mnist, learn::mlp2(), Optimizer::sgd},
+                   "MLP2 (784-128-64-10, ReLU) on MNIST by DP-SGD (DPareto Sec. 4)"));
 const ProblemRegistration synthetic_logreg_sgd(
-    {"synthetic-logreg-sgd",
-     "logistic regression by DP-SGD on a seeded 20-d Gaussian mixture (no data files; Adult's domains)",
-     factory({"synthetic-logreg-sgd", DataSource::synthetic,
-              learn::logistic_regression(learn::SyntheticSpec{}.dimension), Optimizer::sgd})});
+    registry_entry({"synthetic-logreg-sgd", DataSource::synthetic,
+                    learn::logistic_regression(learn::SyntheticSpec{}.dimension), Optimizer::sgd},
+                   "logistic regression by DP-SGD on a seeded 20-d Gaussian mixture (no data files; Adult's domains)"));
 
 }  // namespace
 }  // namespace dpareto::problems

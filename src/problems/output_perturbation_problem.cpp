@@ -18,6 +18,13 @@ learn::Dataset prepare(const learn::Dataset& d) {
   return out;
 }
 
+std::vector<space::Parameter> output_perturbation_parameters() {
+  using space::Kind;
+  using space::Scale;
+  return {{"regularization", Kind::continuous, Scale::log, 1e-4, 1, {}},
+          {"noise", Kind::continuous, Scale::log, 0.1, 10, {}}};
+}
+
 learn::OutputPerturbationConfig config_of(const space::Params& params) {
   if (params.size() != 2) throw InputError("adult-logreg-outpert: expected 2 parameters");
   return {params[0], params[1], 10};
@@ -44,10 +51,7 @@ OutputPerturbationProblem::OutputPerturbationProblem(const ProblemOptions& optio
     raw.train = raw.train.subset(rows);
   }
   data_ = {prepare(raw.train), prepare(raw.test)};
-  using space::Kind;
-  using space::Scale;
-  space_ = space::Space({{"regularization", Kind::continuous, Scale::log, 1e-4, 1, {}},
-                         {"noise", Kind::continuous, Scale::log, 0.1, 10, {}}});
+  space_ = space::Space(output_perturbation_parameters());
   settings_ = {{"model", "logreg (output perturbation, Wu et al. 2017 Alg. 2)"},
                {"dataset", "adult (a9a), bias feature appended, rows L2-normalized"},
                {"data_dir", dir.string()},
@@ -88,7 +92,8 @@ namespace {
 const ProblemRegistration registration(
     {"adult-logreg-outpert",
      "output-perturbation logistic regression on Adult (DPareto Sec. 2.2; Wu et al. 2017 Alg. 2)",
-     [](const ProblemOptions& options) { return std::make_unique<OutputPerturbationProblem>(options); }});
+     [](const ProblemOptions& options) { return std::make_unique<OutputPerturbationProblem>(options); },
+     output_perturbation_parameters()});
 }  // namespace
 
 }  // namespace dpareto::problems

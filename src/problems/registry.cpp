@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 
 namespace dpareto::problems {
@@ -36,8 +37,12 @@ std::unique_ptr<Problem> make_problem(const std::string& name, const ProblemOpti
   const auto it = table().find(name);
   if (it == table().end()) {
     std::string known;
-    for (const auto& [n, info] : table()) known += (known.empty() ? "" : ", ") + n;
-    throw InputError("unknown problem '" + name + "' (known: " + known + ")");
+    std::vector<std::string> names;
+    for (const auto& [n, info] : table()) {
+      known += (known.empty() ? "" : ", ") + n;
+      names.push_back(n);
+    }
+    throw InputError("unknown problem '" + name + "'" + did_you_mean(name, names) + " (known: " + known + ")");
   }
   return it->second.make(options);
 }
@@ -69,8 +74,8 @@ void reject_unknown_options(const ProblemOptions& options, const std::vector<std
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       std::string list;
       for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw InputError("problem " + problem_name + ": unknown option '" + key +
-                       "' (known: " + (list.empty() ? "none" : list) + ")");
+      throw InputError("problem " + problem_name + ": unknown option '" + key + "'" + did_you_mean(key, known) +
+                       " (known: " + (list.empty() ? "none" : list) + ")");
     }
   }
 }

@@ -111,7 +111,8 @@ const ProblemRegistration registration(
        s.true_queries = option_int(options, "true_queries", s.true_queries);
        s.repeats = option_int(options, "repeats", s.repeats);
        return std::make_unique<SvtProblem>(s);
-     }});
+     },
+     svt_space().parameters()});
 }  // namespace
 
 }  // namespace dpareto::problems

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "certificate_dependence.hpp"
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
@@ -34,9 +35,13 @@ void check_positive(double v, const char* flag) {
 }  // namespace
 
 TuningMethod parse_tuning_method(const std::string& text, const std::string& source) {
-  for (const auto& [method, name] : kMethodNames)
+  std::vector<std::string> names;
+  for (const auto& [method, name] : kMethodNames) {
     if (text == name) return method;
-  throw InputError(source + " '" + text + "' is not random-stopping, grid, subsampled, propose-test or dp-hype");
+    names.emplace_back(name);
+  }
+  throw InputError(source + " '" + text + "' is not random-stopping, grid, subsampled, propose-test or dp-hype" +
+                   did_you_mean(text, names));
 }
 
 const char* to_string(TuningMethod method) {

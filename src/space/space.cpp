@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
@@ -61,8 +62,12 @@ std::size_t Space::index_of(const std::string& name) const {
   for (std::size_t i = 0; i < parameters_.size(); ++i)
     if (parameters_[i].name == name) return i;
   std::string known;
-  for (const auto& p : parameters_) known += (known.empty() ? "" : ", ") + p.name;
-  throw InputError("unknown parameter '" + name + "' (known: " + known + ")");
+  std::vector<std::string> names;
+  for (const auto& p : parameters_) {
+    known += (known.empty() ? "" : ", ") + p.name;
+    names.push_back(p.name);
+  }
+  throw InputError("unknown parameter '" + name + "'" + did_you_mean(name, names) + " (known: " + known + ")");
 }
 
 std::vector<double> Space::to_unit(const Params& params) const {

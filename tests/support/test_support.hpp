@@ -43,9 +43,11 @@ struct CliRun {
 };
 
 #ifdef DPARETO_CLI
-// Runs `dpareto ARGS` (ARGS as a shell would split them) and collects its output.
-inline CliRun run_cli(const std::string& args) {
-  const std::string command = std::string(DPARETO_CLI) + " " + args + " 2>&1";
+// Runs `dpareto ARGS` (ARGS as a shell would split them), in `dir` when one is given, and collects
+// its output.
+inline CliRun run_cli(const std::string& args, const std::filesystem::path& dir = {}) {
+  const std::string cd = dir.empty() ? "" : "cd '" + dir.string() + "' && ";
+  const std::string command = cd + std::string(DPARETO_CLI) + " " + args + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string output;

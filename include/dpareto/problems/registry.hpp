@@ -22,6 +22,9 @@ struct ProblemInfo {
   std::string name;
   std::string summary;
   ProblemFactory make;
+  // The hyperparameters and their domains under the default options (`dpareto problems` lists
+  // them without loading any data); options such as max_epochs may narrow them.
+  std::vector<space::Parameter> parameters = {};
 };
 
 void register_problem(ProblemInfo info);
