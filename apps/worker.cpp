@@ -89,7 +89,10 @@ int run_worker(int argc, char** argv) {
     return 128 + outcome.interrupted_signal;
   }
   std::cerr << "worker leaves study " << storage->location() << ": " << storage->completed().size() << " of "
-            << storage->run_info().extra.value("budget", 0) << " evaluations completed\n";
+            << storage->run_info().extra.value("budget", 0) << " evaluations completed; it recorded "
+            << outcome.recorded << ", waited " << format_number(outcome.lock_wait_seconds)
+            << " s for the proposal lock and spent " << format_number(outcome.storage_seconds)
+            << " s in the study's storage\n";
   return 0;
 }
 

@@ -13,6 +13,21 @@
 #include "dpareto/core/stop_request.hpp"
 
 namespace dpareto::study {
+namespace {
+
+// Runs `work`, adding its wall time to `seconds`; returns what it returns.
+template <class Work>
+auto timed(double& seconds, Work&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  struct Add {
+    double& seconds;
+    std::chrono::steady_clock::time_point start;
+    ~Add() { seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  } add{seconds, start};
+  return work();
+}
+
+}  // namespace
 
 std::uint64_t evaluation_seed(std::uint64_t run_seed, int issue) {
   return derive_seed(run_seed ^ 0x6576616C75617465ULL, static_cast<std::uint64_t>(issue));
@@ -137,9 +152,9 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
     // Fill the free slots: a trial to take over first, else a new proposal while the budget (counted
     // over every worker's completed and running trials) has room.
     while (!stopping() && static_cast<int>(threads.size()) < settings_.workers) {
-      const auto lock = storage_.lock_proposals();
+      const auto lock = timed(outcome.lock_wait_seconds, [&] { return storage_.lock_proposals(); });
       if (shared) {
-        storage_.refresh();
+        timed(outcome.storage_seconds, [&] { storage_.refresh(); });
         catch_up();
         take_over(storage_.abandoned_trials());
       }
@@ -147,7 +162,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
         if (completed() + static_cast<int>(threads.size()) >= budget()) break;
         const int trial = requeued.front();
         requeued.pop_front();
-        storage_.restart_trial(trial);
+        timed(outcome.storage_seconds, [&] { storage_.restart_trial(trial); });
         start(trial);
         continue;
       }
@@ -162,8 +177,10 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
         break;
       }
       const int issue = static_cast<int>(storage_.trials().size()) + 1;
-      start(storage_.begin_trial(proposal->phase, proposal->params, evaluation_seed(settings_.seed, issue),
-                                 proposer_.state()));
+      start(timed(outcome.storage_seconds, [&] {
+        return storage_.begin_trial(proposal->phase, proposal->params, evaluation_seed(settings_.seed, issue),
+                                    proposer_.state());
+      }));
     }
     if (threads.empty()) {
       // Other workers may still be evaluating the last trials of a shared study's budget: wait, and
@@ -191,7 +208,8 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
       record.phase = t.record.phase;
       record.params = t.record.params;
       record.seed = t.record.seed;
-      storage_.finish_trial(d.trial, record, proposer_.state());
+      timed(outcome.storage_seconds, [&] { storage_.finish_trial(d.trial, record, proposer_.state()); });
+      ++outcome.recorded;
       catch_up();
       if (should_stop && should_stop()) outcome.stopped = true;
     }

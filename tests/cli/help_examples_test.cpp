@@ -87,6 +87,7 @@ TEST_CASE("the examples work, run in the order of a first session") {
                                          "export",
                                          "status",
                                          "worker",
+                                         "study copy",
                                          "report",
                                          "plot",
                                          "pick",

@@ -337,3 +337,38 @@ TEST_CASE("postgres: a database whose schema is newer than this dpareto's is ref
   }
   superuser_sql("DROP SCHEMA " + schema + " CASCADE");
 }
+
+TEST_CASE("postgres: study copy moves a study from SQLite to PostgreSQL and back, refusing to overwrite") {
+  const std::string uri = server();
+  TempRoot root("dpareto-pg-copy-");
+  const auto dir = root.dir("runs");
+  const std::string name = fresh_name("copy");
+  const auto file = (dir / "s.db").string();
+  REQUIRE(
+      run_cli("explore --problem svt --seed 4 --init 6 --budget 12 --study " + file + " --out " + (dir / "a").string())
+          .status == 0);
+  const CliRun to_pg = run_cli("study copy " + file + " " + uri + " --to-name " + name);
+  REQUIRE_MESSAGE(to_pg.status == 0, to_pg.output);
+  CHECK(to_pg.output.find("12 trials, 12 completed") != std::string::npos);
+  const CliRun again = run_cli("study copy " + file + " " + uri + " --to-name " + name);
+  CHECK(again.status == 2);
+  CHECK(again.output.find("a study exists there already") != std::string::npos);
+  const auto back = (dir / "back.db").string();
+  REQUIRE(run_cli("study copy " + uri + " " + back + " --from-name " + name).status == 0);
+  for (const auto& [source, extra] :
+       std::vector<std::pair<std::string, std::string>>{{file, ""}, {uri, " --study-name " + name}, {back, ""}}) {
+    const auto out = root.dir("export");
+    REQUIRE(run_cli("export " + source + extra + " --out " + out.string()).status == 0);
+    CHECK(without_timings(read_text(out / "evaluations.csv")) ==
+          without_timings(read_text(dir / "a" / "evaluations.csv")));
+  }
+  // The copy on PostgreSQL goes on exactly as the SQLite study does.
+  REQUIRE(
+      run_cli("explore --problem svt --seed 4 --init 6 --budget 18 --study " + file + " --out " + (dir / "a").string())
+          .status == 0);
+  REQUIRE(run_cli("explore --problem svt --seed 4 --init 6 --budget 18 --study " + uri + " --study-name " + name +
+                  " --out " + (dir / "b").string())
+              .status == 0);
+  CHECK(without_timings(read_text(dir / "a" / "evaluations.csv")) ==
+        without_timings(read_text(dir / "b" / "evaluations.csv")));
+}

@@ -60,6 +60,10 @@ std::uint64_t evaluation_seed(std::uint64_t run_seed, int issue);
 struct RunnerOutcome {
   int interrupted_signal = 0;  // a stop was requested (core/stop_request.hpp): the signal
   bool stopped = false;        // `should_stop` asked to stop
+  // What the study's storage cost this run: evaluations it recorded, seconds waiting for the
+  // proposal lock, seconds in the storage's calls (reads, proposals, completions).
+  int recorded = 0;
+  double lock_wait_seconds = 0, storage_seconds = 0;
 };
 
 class StudyRunner {
