@@ -372,3 +372,26 @@ TEST_CASE("postgres: study copy moves a study from SQLite to PostgreSQL and back
   CHECK(without_timings(read_text(dir / "a" / "evaluations.csv")) ==
         without_timings(read_text(dir / "b" / "evaluations.csv")));
 }
+
+TEST_CASE("postgres: a study is refused to runs of another problem, space or configuration; nothing is written") {
+  const std::string uri = server();
+  TempRoot root("dpareto-pg-refuse-");
+  const auto dir = root.dir("runs");
+  const std::string name = fresh_name("refuse");
+  const std::string study = " --study " + uri + " --study-name " + name + " --out " + (dir / "a").string();
+  REQUIRE(run_cli("explore --problem svt --seed 2 --init 4 --budget 6" + study).status == 0);
+  for (const auto& [flags, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"--problem synthetic-logreg-sgd --seed 2 --init 4 --budget 8", "created for problem 'svt'"},
+           {"--problem svt --seed 2 --init 5 --budget 8", "initial_points"},
+           {"--problem svt --seed 3 --init 4 --budget 8", "seeded with 2"}}) {
+    const CliRun r = run_cli("explore " + flags + study + " --overwrite");
+    CHECK(r.status == 2);
+    CHECK_MESSAGE(r.output.find(expected) != std::string::npos, r.output);
+  }
+  auto storage = open_storage(uri, StorageAccess::read_only, named(name));
+  CHECK(storage->trials().size() == 6);
+  CHECK(storage->run_info().extra.at("budget") == 6);
+  const CliRun file_name = run_cli("status " + (dir / "x.db").string() + " --study-name other");
+  CHECK(file_name.status == 2);
+  CHECK(file_name.output.find("is an SQLite file, which holds one study") != std::string::npos);
+}
