@@ -17,6 +17,7 @@
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/explore/explore_run.hpp"
 #include "dpareto/explore/run_study.hpp"
+#include "dpareto/explore/study_job.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/gnuplot.hpp"
 #include "dpareto/plot/labelled_run.hpp"
@@ -115,9 +116,6 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   // The explorer keeps every evaluation and refits its GPs on all of them (O(n^3)): beyond 10^5
   // evaluations a run would never finish, so a typo like 2000000000 is refused up front.
   if (budget > 100000) throw InputError("--budget " + std::to_string(budget) + " is above 100000 evaluations");
-  if (explorer_options.method == bo::Method::dpareto && explorer_options.initial_points > budget)
-    throw InputError("--init " + std::to_string(explorer_options.initial_points) + " is larger than --budget " +
-                     std::to_string(budget));
   check_png_flag(vm);
   settings.budget = budget;
   settings.workers = vm["workers"].as<int>();
@@ -133,6 +131,57 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   settings.out = out;
   settings.problem_options = problem_options_from(vm);
   return settings;
+}
+
+// The study `explore --study S` resumes when no problem flag is given (read only: it is opened
+// again for writing once the run is set up).
+std::unique_ptr<study::Storage> open_recorded_study(const po::variables_map& vm) {
+  const std::string location = vm["study"].as<std::string>();
+  const auto options = storage_options_from(vm);
+  if (!study::storage_exists(location, options))
+    throw InputError("--study " + location +
+                     ": no such study; a new study needs --problem NAME (or --oracle-cmd CMD --space FILE)");
+  return study::open_storage(location, study::StorageAccess::read_only, options);
+}
+
+// The recorded study's problem, rebuilt on this host (--data-dir, --threads and --oracle-timeout may differ).
+std::unique_ptr<problems::Problem> recorded_problem(const po::variables_map& vm, const study::Storage& recorded,
+                                                    const std::string& log_directory) {
+  if (vm.count("space")) throw InputError("--space goes with --oracle-cmd (a resumed study has its own space)");
+  explore::HostOverrides overrides;
+  for (const auto& [key, value] : problem_options_from(vm)) overrides.problem_options[key] = value;
+  overrides.oracle_timeout_seconds = vm["oracle-timeout"].as<double>();
+  if (recorded.identity().problem == "external") overrides.oracle_log_directory = log_directory;
+  return explore::study_problem(recorded, overrides);
+}
+
+// A resumed study's explorer configuration and budget, with the flags given explicitly on top (a
+// flag that differs from the study is then refused by open_run_study, naming every difference).
+void adopt_recorded_settings(const po::variables_map& vm, const study::Storage& recorded,
+                             explore::ExploreSettings& settings) {
+  const auto given = [&](const char* flag) { return vm.count(flag) && !vm[flag].defaulted(); };
+  auto& mine = settings.explorer;
+  auto study_options = explore::study_explorer_options(recorded);
+  if (given("method")) study_options.method = mine.method;
+  if (given("acquisition")) study_options.acquisition = mine.acquisition;
+  if (given("reference-mode")) study_options.reference_mode = mine.reference_mode;
+  if (given("init")) study_options.initial_points = mine.initial_points;
+  if (given("prior")) study_options.initial_from_prior = mine.initial_from_prior;
+  if (given("grid-points")) study_options.grid_points = mine.grid_points;
+  if (given("candidates")) study_options.dense_candidates = mine.dense_candidates;
+  if (given("reference")) study_options.objectives = mine.objectives;
+  if (given("hv-axis")) study_options.axis.kind = mine.axis.kind;
+  if (given("log-floor")) study_options.axis.floor = mine.axis.floor;
+  mine = study_options;
+  if (!given("budget"))
+    settings.budget = std::max(recorded.run_info().extra.value("budget", settings.budget),
+                               static_cast<int>(recorded.completed().size()));
+  problems::ProblemOptions options;
+  const auto recorded_options = recorded.run_info().extra.value("problem_options", nlohmann::json::object());
+  for (const auto& [key, value] : recorded_options.items())
+    options[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  for (const auto& [key, value] : settings.problem_options) options[key] = value;
+  settings.problem_options = options;
 }
 
 int run_explore(int argc, char** argv) {
@@ -179,13 +228,24 @@ int run_explore(int argc, char** argv) {
   if (!parsed) return 0;
   const auto& vm = *parsed;
 
-  const std::string method = vm["method"].as<std::string>();
-  const std::string problem_name = vm.count("oracle-cmd") ? "external"
-                                   : vm.count("problem")  ? vm["problem"].as<std::string>()
-                                                          : "";
+  // `explore --study S` with no problem flags resumes S as it was set up (issue 21 item 3).
+  const bool from_study = vm.count("study") && !vm.count("problem") && !vm.count("oracle-cmd");
+  auto recorded = from_study ? open_recorded_study(vm) : nullptr;
+  const std::string method = recorded && vm["method"].defaulted() ? recorded->config().at("method").get<std::string>()
+                                                                  : vm["method"].as<std::string>();
+  const std::string problem_name = recorded                 ? recorded->identity().problem
+                                   : vm.count("oracle-cmd") ? "external"
+                                   : vm.count("problem")    ? vm["problem"].as<std::string>()
+                                                            : "";
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
-  const auto problem = make_explored_problem(vm, out + "/oracle-logs");
-  const explore::ExploreSettings settings = settings_from(vm, *problem, out);
+  const auto problem = recorded ? recorded_problem(vm, *recorded, out + "/oracle-logs")
+                                : make_explored_problem(vm, out + "/oracle-logs");
+  explore::ExploreSettings settings = settings_from(vm, *problem, out);
+  if (recorded) adopt_recorded_settings(vm, *recorded, settings);
+  recorded.reset();  // the study is opened again below, for writing
+  if (settings.explorer.method == bo::Method::dpareto && settings.explorer.initial_points > settings.budget)
+    throw InputError("--init " + std::to_string(settings.explorer.initial_points) + " is larger than --budget " +
+                     std::to_string(settings.budget));
   if (vm["restart-failed-study"].as<bool>()) {
     if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
     if (study::storage_exists(settings.study, settings.storage))

@@ -69,18 +69,25 @@ void check_resumable(const Storage& db, const StudyIdentity& identity, const Run
                      const nlohmann::json& config, bool seed_given) {
   const std::string& location = db.location();
   db.check_identity(identity);
-  const std::string refuse = "study " + location + ": refusing to continue: ";
+  // Every difference, one per line (a single one stays a one-line message).
+  std::vector<std::string> differences;
   for (const auto& [key, value] : db.config().items())
     if (!config.contains(key) || config.at(key) != value)
-      throw InputError(refuse + "it was run with " + key + "=" + value.dump() + ", not " +
-                       (config.contains(key) ? config.at(key).dump() : "(unset)"));
+      differences.push_back("it was run with " + key + "=" + value.dump() + ", not " +
+                            (config.contains(key) ? config.at(key).dump() : "(unset)"));
   for (const auto& [key, value] : config.items())
-    if (!db.config().contains(key)) throw InputError(refuse + "it has no setting " + key + " (a different version?)");
+    if (!db.config().contains(key)) differences.push_back("it has no setting " + key + " (a different version?)");
   if (seed_given && db.run_info().seed != info.seed)
-    throw InputError(refuse + "it was seeded with " +
-                     (db.run_info().seed ? std::to_string(*db.run_info().seed) : std::string("no seed")) + ", not " +
-                     (info.seed ? std::to_string(*info.seed) : std::string("no seed")) +
-                     " (omit --seed to continue its stream)");
+    differences.push_back("it was seeded with " +
+                          (db.run_info().seed ? std::to_string(*db.run_info().seed) : std::string("no seed")) +
+                          ", not " + (info.seed ? std::to_string(*info.seed) : std::string("no seed")) +
+                          " (omit --seed to continue its stream)");
+  if (differences.empty()) return;
+  std::string message = "study " + location + ": refusing to continue: ";
+  if (differences.size() == 1) throw InputError(message + differences.front());
+  message += std::to_string(differences.size()) + " settings differ (omit a flag to keep the study's value):";
+  for (const auto& d : differences) message += "\n  " + d;
+  throw InputError(message);
 }
 
 }  // namespace
