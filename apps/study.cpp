@@ -1,6 +1,8 @@
 // dpareto study copy FROM TO: moves a study between SQLite and PostgreSQL, either way (docs/study.md).
 #include <iostream>
 
+#include "dpareto/core/error.hpp"
+
 #include "command.hpp"
 #include "dpareto/study/study_copy.hpp"
 #include "storage_flags.hpp"
@@ -35,13 +37,37 @@ int run_copy(int argc, char** argv) {
   return 0;
 }
 
+int run_upgrade(int argc, char** argv) {
+  po::options_description options("study upgrade options");
+  options.add_options()("study", po::value<std::string>()->required(), "the study to migrate (positional)");
+  add_storage_flags(options, StorageUse::read);
+  const auto parsed = parse_command_line("dpareto study upgrade STUDY [--study-name NAME]",
+                                         "dpareto study upgrade svt.db", options, argc, argv, {"study"});
+  if (!parsed) return 0;
+  const auto& vm = *parsed;
+  const std::string location = vm["study"].as<std::string>();
+  const auto& backend = study::storage_backend(location);
+  if (!backend.upgrade) throw InputError("study " + location + ": its storage back-end has no upgrade");
+  const int found = backend.upgrade(location, storage_options_from(vm));
+  const int current = backend.upgrade(location, storage_options_from(vm));  // the version it holds now
+  std::cout << "study " << location << ": "
+            << (found == current
+                    ? "already at format version " + std::to_string(found) + ", nothing to do"
+                    : "migrated from format version " + std::to_string(found) + " to " + std::to_string(current))
+            << "\n";
+  return 0;
+}
+
 int run_study(int argc, char** argv) {
   return dispatch_actions(
       "study", kCopyExample,
-      {{"copy", "copy a study to another location (SQLite file or postgresql:// database)", run_copy}}, argc, argv);
+      {{"copy", "copy a study to another location (SQLite file or postgresql:// database)", run_copy},
+       {"upgrade", "migrate a study written by an older dpareto to the current format", run_upgrade}},
+      argc, argv);
 }
 
-const CommandRegistration registration("study", "move a study between SQLite and PostgreSQL", run_study);
+const CommandRegistration registration("study", "copy a study between SQLite and PostgreSQL, or upgrade its format",
+                                       run_study);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -11,11 +11,11 @@
 
 namespace dpareto {
 
-FileLock::FileLock(const std::string& path, int open_flags, Wait wait, const std::string& owner) {
+FileLock::FileLock(const std::string& path, int open_flags, Wait wait, const std::string& owner, Mode mode) {
   fd_ = ::open(path.c_str(), open_flags | O_CLOEXEC, 0644);
   if (fd_ < 0) throw InputError(owner + ": cannot open " + path + " (" + std::strerror(errno) + ")");
   int rc = 0;
-  do rc = ::flock(fd_, LOCK_EX | (wait == Wait::no ? LOCK_NB : 0));
+  do rc = ::flock(fd_, (mode == Mode::shared ? LOCK_SH : LOCK_EX) | (wait == Wait::no ? LOCK_NB : 0));
   while (rc != 0 && errno == EINTR);
   if (rc != 0) {
     const int error = errno;
@@ -28,6 +28,12 @@ FileLock::FileLock(const std::string& path, int open_flags, Wait wait, const std
 
 FileLock::FileLock(FileLock&& other) noexcept : fd_(other.fd_) {
   other.fd_ = -1;
+}
+
+void FileLock::share() {
+  int rc = 0;
+  do rc = ::flock(fd_, LOCK_SH);
+  while (rc != 0 && errno == EINTR);
 }
 
 FileLock::~FileLock() {

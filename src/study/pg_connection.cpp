@@ -87,7 +87,8 @@ Connection::Connection(std::string uri, std::string shown, double reconnect_seco
     throw InputError("study " + shown_ + ": cannot connect (" + message_of(PQerrorMessage(conn_.get()), uri_) + ")");
   // The server's notices ("terminating connection due to ... shutdown") are handled as errors where
   // they matter; they are not printed.
-  PQsetNoticeProcessor(conn_.get(), [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn_.get(), [](void*, const char*) {}, nullptr);
   exec("SET client_min_messages = warning");
 }
 

@@ -561,8 +561,17 @@ std::unique_ptr<Storage> create_postgres(const std::string& uri, const StudyIden
   return open_postgres(uri, StorageAccess::read_write, options);
 }
 
-const StorageRegistration postgresql_backend({"postgresql", &postgres_study_exists, &create_postgres, &open_postgres});
-const StorageRegistration postgres_backend({"postgres", &postgres_study_exists, &create_postgres, &open_postgres});
+// One schema version so far: a database of this dpareto's version needs nothing; another is refused.
+int upgrade_postgres(const std::string& uri, const StorageOptions& options) {
+  pg::Connection c(uri, shown_location(uri, options), options.reconnect_seconds);
+  if (!check_schema(c)) throw InputError("study " + c.shown() + ": the database holds no dpareto studies");
+  return kPostgresSchemaVersion;
+}
+
+const StorageRegistration postgresql_backend(
+    {"postgresql", &postgres_study_exists, &create_postgres, &open_postgres, {}, &upgrade_postgres});
+const StorageRegistration postgres_backend(
+    {"postgres", &postgres_study_exists, &create_postgres, &open_postgres, {}, &upgrade_postgres});
 
 }  // namespace
 }  // namespace dpareto::study

@@ -20,6 +20,7 @@
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/study/storage_registry.hpp"
+#include "process_liveness.hpp"
 #include "trial_text.hpp"
 
 namespace dpareto::study {
@@ -27,7 +28,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kFormat = "dpareto-study";
-constexpr const char* kVersion = "1";
+constexpr int kVersion = 2;
 
 // The evaluations table has one REAL column per objective column (epsilon, delta, utility, ...).
 std::string schema(const pareto::Objectives& objectives) {
@@ -45,7 +46,9 @@ CREATE TABLE evaluations(
          R"(seconds REAL,
   started_at REAL NOT NULL, finished_at REAL,
   message TEXT NOT NULL DEFAULT '',
-  seed TEXT NOT NULL);
+  seed TEXT NOT NULL,
+  worker TEXT,
+  unfinished_starts INTEGER NOT NULL DEFAULT 0);
 )";
 }
 
@@ -195,7 +198,6 @@ StudyDatabase::StudyDatabase(StudyDatabase&& o) noexcept
       config_(std::move(o.config_)),
       explorer_state_(std::move(o.explorer_state_)),
       trials_(std::move(o.trials_)),
-      completions_(o.completions_),
       private_copy_(std::move(o.private_copy_)) {
   o.db_ = nullptr;
   o.private_copy_.clear();
@@ -235,12 +237,27 @@ std::string copy_for_reading(const std::string& path) {
   return dir;
 }
 
-// The run lock: one writer per study file (readers take none).
+// The lock of a writer: shared by the processes writing the study, exclusive while one creates it
+// or sets it aside (readers take none).
 FileLock take_run_lock(const std::string& path, bool create) {
-  return FileLock(path, O_RDWR | (create ? O_CREAT : 0), FileLock::Wait::no, "study " + path);
+  return FileLock(path, O_RDWR | (create ? O_CREAT : 0), FileLock::Wait::no, "study " + path,
+                  create ? FileLock::Mode::exclusive : FileLock::Mode::shared);
+}
+
+// A study's format version, as its metadata holds it: refused unless current.
+void check_version(const std::string& version, const std::string& where) {
+  const std::string current = std::to_string(kVersion);
+  if (version == current) return;
+  if (version == "1")
+    throw InputError(where + ": study format version 1 was written by an older dpareto (this one writes version " +
+                     current + "); migrate it with: dpareto study upgrade " + where.substr(6));
+  throw InputError(where + ": study format version " + version + " is not supported (this dpareto reads version " +
+                   current + ")");
 }
 
 sqlite3* open_sqlite(const std::string& path, int flags) {
+  // A writer waits for the other writers' short transactions; a reader gives up sooner.
+  const int busy_milliseconds = (flags & SQLITE_OPEN_READWRITE) ? 30000 : 2000;
   sqlite3* db = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
@@ -248,7 +265,7 @@ sqlite3* open_sqlite(const std::string& path, int flags) {
     sqlite3_close_v2(db);
     throw InputError("study " + path + ": cannot open database (" + msg + ")");
   }
-  sqlite3_busy_timeout(db, 2000);
+  sqlite3_busy_timeout(db, busy_milliseconds);
   sqlite3_extended_result_codes(db, 1);
   return db;
 }
@@ -263,6 +280,7 @@ StudyDatabase StudyDatabase::create(const std::string& path, const StudyIdentity
   s.exec("PRAGMA journal_mode=WAL");
   s.exec("PRAGMA synchronous=NORMAL");
   s.initialize(identity, info, config);
+  s.lock_->share();  // created: other processes may now join it
   return s;
 }
 
@@ -277,7 +295,7 @@ void StudyDatabase::initialize(const StudyIdentity& identity, const RunInfo& inf
   Transaction transaction(db_, where());
   exec(schema(info.objectives));
   set_meta("format", kFormat);
-  set_meta("version", kVersion);
+  set_meta("version", std::to_string(kVersion));
   set_meta(
       "identity",
       nlohmann::json{{"problem", identity.problem}, {"settings", identity.settings}, {"space", identity.space}}.dump());
@@ -341,9 +359,7 @@ void StudyDatabase::load() {
   for (const char* key : {"format", "version", "identity", "run_info", "config", "explorer_state"})
     if (!meta.count(key)) throw InputError(where() + ": corrupt metadata: no '" + key + "' entry");
   if (meta["format"] != kFormat) throw InputError(where() + ": not a dpareto study (format '" + meta["format"] + "')");
-  if (meta["version"] != kVersion)
-    throw InputError(where() + ": study format version " + meta["version"] + " is not supported (expected " + kVersion +
-                     ")");
+  check_version(meta["version"], where());
   const auto identity = parse_json(meta["identity"], where() + ": metadata 'identity'");
   try {
     identity_.problem = identity.at("problem").get<std::string>();
@@ -356,21 +372,25 @@ void StudyDatabase::load() {
                              where() + ": metadata 'run_info'");
   config_ = parse_json(meta["config"], where() + ": metadata 'config'");
   explorer_state_ = parse_json(meta["explorer_state"], where() + ": metadata 'explorer_state'");
+  load_trials();
+}
 
+void StudyDatabase::load_trials() {
   const auto columns = info_.objectives.columns();
   const int last_number = 5 + static_cast<int>(columns.size());  // the seconds column
   Statement st(db_,
                "SELECT trial, completion, phase, status, params, " + column_list(info_.objectives, "") +
-                   ", seconds, started_at, finished_at, message, seed FROM evaluations ORDER BY trial",
+                   ", seconds, started_at, finished_at, message, seed, worker, unfinished_starts FROM evaluations "
+                   "ORDER BY trial",
                where());
+  std::vector<Trial> trials;
   std::set<long long> completions;
   while (st.step(where())) {
     Trial t;
     t.trial = static_cast<int>(st.integer(0));
     const std::string row = where() + ": corrupt row (trial " + std::to_string(t.trial) + ")";
-    if (t.trial != static_cast<int>(trials_.size()))
-      throw InputError(row + ": trials are not numbered 0, 1, 2, ... (expected " + std::to_string(trials_.size()) +
-                       ")");
+    if (t.trial != static_cast<int>(trials.size()))
+      throw InputError(row + ": trials are not numbered 0, 1, 2, ... (expected " + std::to_string(trials.size()) + ")");
     auto& r = t.record;
     r.phase = st.text(2);
     r.status = parse_evaluation_status(st.text(3), row);
@@ -390,126 +410,153 @@ void StudyDatabase::load() {
     t.finished_at = st.real(last_number + 2);
     r.message = st.text(last_number + 3);
     r.seed = parse_seed(st.text(last_number + 4), row);
-    trials_.push_back(std::move(t));
+    t.worker = st.text(last_number + 5);
+    const int starts_column = last_number + 6;
+    if (st.type(starts_column) != SQLITE_INTEGER || st.integer(starts_column) < 0 ||
+        st.integer(starts_column) > 1000000)
+      throw InputError(row + ": unfinished_starts '" + st.text(starts_column) + "' is not a start count");
+    t.unfinished_starts = static_cast<int>(st.integer(starts_column));
+    // A running trial's process is alive (heartbeat age 0) or gone (never heard of again).
+    t.heartbeat_age = r.status == EvaluationStatus::running && !t.worker.empty() && process_alive(t.worker)
+                          ? 0
+                          : std::numeric_limits<double>::infinity();
+    trials.push_back(std::move(t));
   }
-  if (meta.count("unfinished_starts")) {
-    const std::string source = where() + ": metadata 'unfinished_starts'";
-    const auto starts = parse_json(meta["unfinished_starts"], source);
-    if (!starts.is_object()) throw InputError(source + " is not an object");
-    for (const auto& [key, value] : starts.items()) {
-      std::size_t trial = 0;
-      const auto parsed = std::from_chars(key.data(), key.data() + key.size(), trial);
-      const bool known = parsed.ec == std::errc() && parsed.ptr == key.data() + key.size() && trial < trials_.size() &&
-                         trials_[trial].record.status == EvaluationStatus::running;
-      const double count = value.is_number() ? value.get<double>() : -1;
-      if (!known || !(count >= 0 && count <= 1e6 && count == std::floor(count)))
-        throw InputError(source + ": entry \"" + printable(key) + "\": " + value.dump() +
-                         " is not a start count of a running trial");
-      trials_[trial].unfinished_starts = static_cast<int>(count);
-    }
-  }
-  completions_ = static_cast<int>(completions.size());
-  if (!completions.empty() && *completions.rbegin() != completions_)
-    throw InputError(where() + ": corrupt rows: completion numbers are not 1.." + std::to_string(completions_));
+  if (!completions.empty() && *completions.rbegin() != static_cast<long long>(completions.size()))
+    throw InputError(where() + ": corrupt rows: completion numbers are not 1.." + std::to_string(completions.size()));
+  trials_ = std::move(trials);
+}
+
+void StudyDatabase::refresh() {
+  if (!shared()) return;
+  std::map<std::string, std::string> meta;
+  Statement st(db_, "SELECT key, value FROM study_meta WHERE key IN ('run_info', 'explorer_state')", where());
+  while (st.step(where())) meta[st.text(0)] = st.text(1);
+  info_ = run_info_from_json(parse_json(meta["run_info"], where() + ": metadata 'run_info'"),
+                             where() + ": metadata 'run_info'");
+  explorer_state_ = parse_json(meta["explorer_state"], where() + ": metadata 'explorer_state'");
+  load_trials();
+}
+
+std::vector<int> StudyDatabase::abandoned_trials() const {
+  std::vector<int> out;
+  for (const auto& t : trials_)
+    if (t.record.status == EvaluationStatus::running && t.worker != this_process() && !(t.heartbeat_age == 0))
+      out.push_back(t.trial);
+  return out;
+}
+
+namespace {
+
+// The proposal lock of a shared study: an exclusive flock on STUDY.lock, waited for.
+class StudyFileLock : public ProposalLock {
+ public:
+  explicit StudyFileLock(const std::string& path)
+      : lock_(path + ".lock", O_RDWR | O_CREAT, FileLock::Wait::yes, "study " + path) {}
+
+ private:
+  FileLock lock_;
+};
+
+}  // namespace
+
+std::unique_ptr<ProposalLock> StudyDatabase::lock_proposals() {
+  if (!shared()) return nullptr;
+  return std::make_unique<StudyFileLock>(path_);
+}
+
+bool StudyDatabase::claim_trial(int trial) {
+  Transaction transaction(db_, where());
+  Statement current(db_, "SELECT status, worker FROM evaluations WHERE trial = ?", where());
+  current.bind_int(1, trial);
+  if (!current.step(where())) return false;
+  const std::string worker = current.text(1);
+  if (current.text(0) != "running" || (!worker.empty() && worker != this_process() && process_alive(worker)))
+    return false;
+  Statement claim(db_, "UPDATE evaluations SET worker = ? WHERE trial = ?", where());
+  claim.bind(1, this_process()).bind_int(2, trial).step(where());
+  transaction.commit();
+  load_trials();
+  return true;
 }
 
 int StudyDatabase::begin_trial(const std::string& phase, const std::vector<double>& params, std::uint64_t seed,
                                const nlohmann::json& explorer_state) {
-  Trial t;
-  t.trial = static_cast<int>(trials_.size());
-  t.record.phase = phase;
-  t.record.status = EvaluationStatus::running;
-  t.record.params = params;
-  t.record.seed = seed;
-  t.started_at = now_unix();
-  t.unfinished_starts = 1;
-  Transaction transaction(db_, where());
+  const double started = now_unix();
+  int trial = 0;
   {
+    Transaction transaction(db_, where());
+    Statement next(db_, "SELECT COALESCE(MAX(trial), -1) + 1 FROM evaluations", where());
+    next.step(where());
+    trial = static_cast<int>(next.integer(0));
     Statement st(db_,
-                 "INSERT INTO evaluations(trial, phase, status, params, started_at, seed) "
-                 "VALUES (?, ?, 'running', ?, ?, ?)",
+                 "INSERT INTO evaluations(trial, phase, status, params, started_at, seed, worker, unfinished_starts) "
+                 "VALUES (?, ?, 'running', ?, ?, ?, ?, 1)",
                  where());
-    st.bind_int(1, t.trial).bind(2, phase).bind(3, params_text(params)).bind(4, t.started_at);
-    st.bind(5, std::to_string(seed)).step(where());
-  }
-  set_meta("explorer_state", explorer_state.dump());
-  trials_.push_back(std::move(t));
-  try {
-    save_unfinished_starts();
+    st.bind_int(1, trial).bind(2, phase).bind(3, params_text(params)).bind(4, started);
+    st.bind(5, std::to_string(seed)).bind(6, this_process()).step(where());
+    set_meta("explorer_state", explorer_state.dump());
     transaction.commit();
-  } catch (...) {
-    trials_.pop_back();
-    throw;
   }
   explorer_state_ = explorer_state;
-  return trials_.back().trial;
-}
-
-void StudyDatabase::save_unfinished_starts() {
-  nlohmann::json starts = nlohmann::json::object();
-  for (const auto& t : trials_)
-    if (t.record.status == EvaluationStatus::running && t.unfinished_starts > 0)
-      starts[std::to_string(t.trial)] = t.unfinished_starts;
-  set_meta("unfinished_starts", starts.dump());
+  load_trials();
+  return trial;
 }
 
 void StudyDatabase::restart_trial(int trial) {
-  Trial& t = trials_.at(static_cast<std::size_t>(trial));
-  t.started_at = now_unix();
-  ++t.unfinished_starts;
   Transaction transaction(db_, where());
-  Statement st(db_, "UPDATE evaluations SET started_at = ? WHERE trial = ?", where());
-  st.bind(1, t.started_at).bind_int(2, trial).step(where());
-  save_unfinished_starts();
+  Statement st(db_, "UPDATE evaluations SET started_at = ?, unfinished_starts = unfinished_starts + 1 WHERE trial = ?",
+               where());
+  st.bind(1, now_unix()).bind_int(2, trial).step(where());
   transaction.commit();
+  load_trials();
 }
 
 void StudyDatabase::release_trial(int trial) {
-  Trial& t = trials_.at(static_cast<std::size_t>(trial));
-  if (t.unfinished_starts > 0) --t.unfinished_starts;
-  save_unfinished_starts();
+  Transaction transaction(db_, where());
+  Statement st(db_,
+               "UPDATE evaluations SET unfinished_starts = MAX(unfinished_starts - 1, 0), worker = NULL "
+               "WHERE trial = ? AND status = 'running'",
+               where());
+  st.bind_int(1, trial).step(where());
+  transaction.commit();
+  load_trials();
 }
 
-const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationRecord& result,
-                                                    const nlohmann::json& explorer_state) {
-  Trial& t = trials_.at(static_cast<std::size_t>(trial));
-  if (t.record.status != EvaluationStatus::running)
-    throw Error(where() + ": trial " + std::to_string(trial) + " is not running");
-  const int completion = completions_ + 1;
-  const double finished = now_unix();
+const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationRecord& result, const nlohmann::json&) {
+  // The explorer state changes only when it asks (saved by begin_trial, under the proposal lock): a
+  // completion never overwrites what another process's ask saved.
   // Committed transactions always survive a killed process (WAL, synchronous=NORMAL). The result of
   // an evaluation that took a second or more is also fsynced (synchronous=FULL) so that a power cut
   // cannot lose it either; its few milliseconds are then under 1% of the evaluation.
   const bool expensive = result.seconds >= 1;
   if (expensive) exec("PRAGMA synchronous=FULL");
-  Transaction transaction(db_, where());
   {
-    const auto columns = info_.objectives.columns();
-    Statement st(db_,
-                 "UPDATE evaluations SET completion = ?, status = ?, " + column_list(info_.objectives, " = ?") +
-                     ", seconds = ?, finished_at = ?, message = ? WHERE trial = ?",
-                 where());
-    st.bind_int(1, completion).bind(2, to_string(result.status));
-    int i = 3;
-    for (const auto& c : columns) st.bind(i++, result.column(c));
-    st.bind(i, result.seconds).bind(i + 1, finished).bind(i + 2, result.message).bind_int(i + 3, trial).step(where());
+    Transaction transaction(db_, where());
+    Statement current(db_, "SELECT status FROM evaluations WHERE trial = ?", where());
+    current.bind_int(1, trial);
+    if (!current.step(where())) throw Error(where() + ": no trial " + std::to_string(trial));
+    // The first completion of a running trial is recorded; a second (another process took it over
+    // and finished first) records nothing.
+    if (current.text(0) == "running") {
+      Statement next(db_, "SELECT COALESCE(MAX(completion), 0) + 1 FROM evaluations", where());
+      next.step(where());
+      const auto columns = info_.objectives.columns();
+      Statement st(db_,
+                   "UPDATE evaluations SET completion = ?, status = ?, " + column_list(info_.objectives, " = ?") +
+                       ", seconds = ?, finished_at = ?, message = ?, unfinished_starts = 0 WHERE trial = ?",
+                   where());
+      st.bind_int(1, next.integer(0)).bind(2, to_string(result.status));
+      int i = 3;
+      for (const auto& c : columns) st.bind(i++, result.column(c));
+      st.bind(i, result.seconds).bind(i + 1, now_unix()).bind(i + 2, result.message).bind_int(i + 3, trial);
+      st.step(where());
+    }
+    transaction.commit();
   }
-  set_meta("explorer_state", explorer_state.dump());
-  t.unfinished_starts = 0;
-  t.record.status = result.status;  // before saving the start counts, which list running trials only
-  save_unfinished_starts();
-  transaction.commit();
   if (expensive) exec("PRAGMA synchronous=NORMAL");
-  completions_ = completion;
-  explorer_state_ = explorer_state;
-  auto& r = t.record;
-  r.id = completion;
-  r.status = result.status;
-  for (const auto& c : info_.objectives.columns()) r.column(c) = result.column(c);
-  r.seconds = result.seconds;
-  r.message = result.message;
-  t.finished_at = finished;
-  return r;
+  load_trials();
+  return trials_.at(static_cast<std::size_t>(trial)).record;
 }
 
 void StudyDatabase::set_explorer_state(const nlohmann::json& state) {
@@ -522,11 +569,58 @@ void StudyDatabase::set_run_info(const RunInfo& info) {
   info_ = info;
 }
 
+int StudyDatabase::upgrade(const std::string& path) {
+  if (!exists(path)) throw InputError("study " + path + ": no such study (missing or empty file)");
+  const FileLock lock(path, O_RDWR, FileLock::Wait::no, "study " + path);  // no other process uses it
+  StudyDatabase s(path, open_sqlite(path, SQLITE_OPEN_READWRITE), std::nullopt);
+  std::string version;
+  {
+    Statement st(s.db_, "SELECT value FROM study_meta WHERE key = 'version'", s.where());
+    if (!st.step(s.where())) throw InputError(s.where() + ": not a dpareto study (no format version)");
+    version = st.text(0);
+  }
+  if (version == std::to_string(kVersion)) return kVersion;
+  if (version != "1") check_version(version, s.where());
+  // Version 1 -> 2: the start counts move from study_meta into a column beside the new worker column.
+  Transaction transaction(s.db_, s.where());
+  s.exec("ALTER TABLE evaluations ADD COLUMN worker TEXT");
+  s.exec("ALTER TABLE evaluations ADD COLUMN unfinished_starts INTEGER NOT NULL DEFAULT 0");
+  std::string starts_text = "{}";
+  {
+    Statement st(s.db_, "SELECT value FROM study_meta WHERE key = 'unfinished_starts'", s.where());
+    if (st.step(s.where())) starts_text = st.text(0);
+  }
+  const std::string source = s.where() + ": metadata 'unfinished_starts'";
+  const auto starts = parse_json(starts_text, source);
+  if (!starts.is_object()) throw InputError(source + " is not an object");
+  for (const auto& [key, value] : starts.items()) {
+    long long trial = -1;
+    const auto parsed = std::from_chars(key.data(), key.data() + key.size(), trial);
+    const double count = value.is_number() ? value.get<double>() : -1;
+    if (parsed.ec != std::errc() || parsed.ptr != key.data() + key.size() ||
+        !(count >= 0 && count <= 1e6 && count == std::floor(count)))
+      throw InputError(source + ": entry \"" + printable(key) + "\": " + value.dump() + " is not a start count");
+    Statement st(s.db_, "UPDATE evaluations SET unfinished_starts = ? WHERE trial = ? AND status = 'running'",
+                 s.where());
+    st.bind_int(1, static_cast<long long>(count)).bind_int(2, trial).step(s.where());
+    if (sqlite3_changes(s.db_) != 1)
+      throw InputError(source + ": entry \"" + printable(key) + "\": " + value.dump() +
+                       " is not a start count of a running trial");
+  }
+  s.exec("DELETE FROM study_meta WHERE key = 'unfinished_starts'");
+  s.set_meta("version", std::to_string(kVersion));
+  s.load();  // the migrated study must read back as a valid one before it is committed
+  transaction.commit();
+  return 1;
+}
+
 namespace {
 
 // Renames a closed study file (and a write-ahead log left beside it) to PATH.failed-N, the first N
 // free; never replaces a file.
 std::string set_aside_study_file(const std::string& path) {
+  const FileLock lock(path, O_RDWR, FileLock::Wait::no, "study " + path);  // no other process uses it
+  ::unlink((path + ".lock").c_str());
   for (int n = 1;; ++n) {
     const std::string kept = path + ".failed-" + std::to_string(n);
     if (::renameat2(AT_FDCWD, path.c_str(), AT_FDCWD, kept.c_str(), RENAME_NOREPLACE) == 0) {
@@ -563,7 +657,11 @@ const StorageRegistration sqlite_backend(
        check_no_study_name(location, options);
        return std::make_unique<StudyDatabase>(StudyDatabase::open(location, access));
      },
-     &set_aside_study_file});
+     &set_aside_study_file,
+     [](const std::string& location, const StorageOptions& options) {
+       check_no_study_name(location, options);
+       return StudyDatabase::upgrade(location);
+     }});
 
 }  // namespace
 

@@ -88,6 +88,7 @@ TEST_CASE("the examples work, run in the order of a first session") {
                                          "status",
                                          "worker",
                                          "study copy",
+                                         "study upgrade",
                                          "report",
                                          "plot",
                                          "pick",

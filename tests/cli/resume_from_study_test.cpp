@@ -48,10 +48,11 @@ TEST_CASE("explore --study FILE resumes with no other flags, as the full command
 TEST_CASE("a resume refuses flags that differ from the study, listing each difference on its own line") {
   const auto dir = temp_root.dir("refuse");
   const std::string study = (dir / "s.db").string();
-  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 6 --study " + study + " --out " +
-                  (dir / "a").string())
-              .status == 0);
-  const auto r = run_cli("explore --study " + study + " --init 5 --method random --seed 9 --out " + (dir / "a").string());
+  REQUIRE(
+      run_cli("explore --problem svt --init 4 --seed 3 --budget 6 --study " + study + " --out " + (dir / "a").string())
+          .status == 0);
+  const auto r =
+      run_cli("explore --study " + study + " --init 5 --method random --seed 9 --out " + (dir / "a").string());
   CHECK(r.status == 2);
   CHECK(r.output.find("3 settings differ") != std::string::npos);
   CHECK(r.output.find("\n  it was run with initial_points=4, not 5\n") != std::string::npos);

@@ -147,12 +147,6 @@ TEST_CASE("CLI: bad input is one line naming the file and the problem, exit non-
   check_one_line_error(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "2",
                                  "--study", "svt.db", "--out", "o"}),
                        "seeded with 1, not 2");
-  {
-    auto holder = StudyDatabase::open((dir / "svt.db").string(), StudyDatabase::Access::read_write);
-    check_one_line_error(
-        run(dir, {"explore", "--problem", "svt", "--budget", "5", "--init", "2", "--study", "svt.db", "--out", "o"}),
-        "svt.db: in use by another dpareto process");
-  }
   CHECK(read_text(dir / "svt.db") == before);
 }
 
@@ -239,4 +233,35 @@ TEST_CASE("CLI: a corrupt explorer state in a study is an error naming the study
   CHECK(r.status == 2);
   CHECK(r.err.find("\ndpareto explore: error: study s.db: corrupt explorer state (explorer state: epsilon_theta has 2 "
                    "entries, this space needs 4)\n") != std::string::npos);
+}
+
+TEST_CASE("CLI: processes on one host share an SQLite study: explore and two workers, every trial once") {
+  const auto dir = temp_root.dir("shared");
+  const std::string study = (dir / "s.db").string();
+  REQUIRE(run(dir, oracle_run(study, 4, 0.1)).status == 0);
+  // explore raises the budget to 24 (and evaluates); two workers join it.
+  const pid_t explore = spawn(dir, oracle_run(study, 24, 0.1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // it records the budget of 24 first
+  std::vector<pid_t> workers;
+  for (int w = 0; w < 2; ++w) {
+    const auto wdir = temp_root.dir("shared-worker" + std::to_string(w));
+    workers.push_back(spawn(wdir, {"worker", study, "--quiet"}));
+  }
+  int status = 0;
+  REQUIRE(::waitpid(explore, &status, 0) == explore);
+  CHECK(WEXITSTATUS(status) == 0);
+  for (const pid_t w : workers) {
+    REQUIRE(::waitpid(w, &status, 0) == w);
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  const auto db = StudyDatabase::open(study, StudyDatabase::Access::read_only);
+  REQUIRE(db.trials().size() == 24);
+  std::set<std::vector<double>> settings;
+  for (const auto& t : db.trials()) {
+    CHECK(t.record.status == EvaluationStatus::ok);
+    settings.insert(t.record.params);
+  }
+  CHECK(settings.size() == 24);  // every process saw the others' running trials as pending
+  const auto completed = db.completed();
+  for (std::size_t i = 0; i < completed.size(); ++i) CHECK(completed[i].id == static_cast<int>(i) + 1);
 }

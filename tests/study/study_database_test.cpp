@@ -256,18 +256,22 @@ TEST_CASE("bad study files are refused with one line naming the file, and left u
   expect_refused(corrupt, "corrupt row (trial 1): status 'bogus' is not ok, failed or running");
   sql(corrupt, "UPDATE evaluations SET status = 'ok', epsilon = 'abc' WHERE trial = 1;");
   expect_refused(corrupt, "not a number");
-  sql(corrupt,
-      "UPDATE evaluations SET epsilon = 1 WHERE trial = 1;"
-      "INSERT OR REPLACE INTO study_meta VALUES ('unfinished_starts', '{\"1\": 2}');");
-  expect_refused(corrupt, "metadata 'unfinished_starts': entry \"1\": 2 is not a start count of a running trial");
+  sql(corrupt, "UPDATE evaluations SET epsilon = 1, unfinished_starts = -1 WHERE trial = 1;");
+  expect_refused(corrupt, "corrupt row (trial 1): unfinished_starts '-1' is not a start count");
 
   const auto busy = dir / "busy.db";
   run_study(busy.string(), 2);
   {
+    // Processes share a study (each proposes under the study's lock); nothing renames it under them.
     auto holder = StudyDatabase::open(busy.string(), Access::read_write);
-    CHECK_THROWS_WITH_AS(StudyDatabase::open(busy.string(), Access::read_write),
+    auto second = StudyDatabase::open(busy.string(), Access::read_write);
+    CHECK(second.begin_trial("random", {0.25, 0.75}, 7, nullptr) == 2);
+    holder.refresh();
+    CHECK(holder.trials().size() == 3);
+    CHECK(holder.abandoned_trials().empty());  // its process (this one) is alive
+    CHECK_THROWS_WITH_AS(storage_backend(busy.string()).set_aside(busy.string()),
                          doctest::Contains("in use by another dpareto process"), InputError);
-    CHECK(StudyDatabase::open(busy.string(), Access::read_only).trials().size() == 2);  // export still reads
+    CHECK(StudyDatabase::open(busy.string(), Access::read_only).trials().size() == 3);  // export still reads
   }
   sqlite3* raw = nullptr;
   REQUIRE(sqlite3_open(busy.c_str(), &raw) == SQLITE_OK);
@@ -330,4 +334,47 @@ TEST_CASE("a study of three objectives: a column for the third, written, reopene
   CHECK(db.trials()[0].record.column("train_seconds") == 42);
   CHECK(db.trials()[0].record.epsilon == 5);
   CHECK(integrity(dir / "three.db") == "ok");
+}
+
+TEST_CASE("a study of format version 1 is refused until `study upgrade` migrates it; newer versions are refused") {
+  const auto dir = temp_root.dir("upgrade");
+  const auto path = dir / "old.db";
+  run_study(path.string(), 2);
+  {
+    auto db = StudyDatabase::open(path.string(), StudyDatabase::Access::read_write);
+    db.begin_trial("random", {0.5, 0.5}, 99, nullptr);
+    db.release_trial(2);  // as if its process had stopped: running, free to take
+  }
+  // Version 1 had no worker and unfinished_starts columns, and kept the start counts in study_meta.
+  sql(path,
+      "PRAGMA journal_mode=DELETE; ALTER TABLE evaluations DROP COLUMN worker;"
+      "ALTER TABLE evaluations DROP COLUMN unfinished_starts; UPDATE study_meta SET value = '1' WHERE key = 'version';"
+      "INSERT INTO study_meta VALUES ('unfinished_starts', '{\"2\": 1}');");
+  const std::string expected =
+      "study format version 1 was written by an older dpareto (this one writes version 2); "
+      "migrate it with: dpareto study upgrade " +
+      path.string();
+  CHECK_THROWS_WITH_AS(StudyDatabase::open(path.string(), StudyDatabase::Access::read_only),
+                       doctest::Contains(expected.c_str()), InputError);
+  const auto bad = dir / "bad.db";
+  fs::copy_file(path, bad);
+  sql(bad, "UPDATE study_meta SET value = '{\"0\": 1}' WHERE key = 'unfinished_starts';");  // trial 0 is not running
+  const std::string before = file_bytes(bad);
+  CHECK_THROWS_WITH_AS(StudyDatabase::upgrade(bad.string()), doctest::Contains("not a start count of a running trial"),
+                       InputError);
+  CHECK(file_bytes(bad) == before);  // rolled back
+
+  CHECK(StudyDatabase::upgrade(path.string()) == 1);
+  CHECK(StudyDatabase::upgrade(path.string()) == 2);  // nothing more to do
+  auto db = StudyDatabase::open(path.string(), StudyDatabase::Access::read_write);
+  REQUIRE(db.trials().size() == 3);
+  CHECK(db.trials()[2].unfinished_starts == 1);
+  CHECK(db.trials()[2].record.seed == 99);
+  CHECK(db.abandoned_trials() == std::vector<int>{2});
+  CHECK(db.completed().size() == 2);
+
+  sql(bad, "UPDATE study_meta SET value = '3' WHERE key = 'version';");
+  CHECK_THROWS_WITH_AS(StudyDatabase::open(bad.string(), StudyDatabase::Access::read_only),
+                       doctest::Contains("study format version 3 is not supported (this dpareto reads version 2)"),
+                       InputError);
 }

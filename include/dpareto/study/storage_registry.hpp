@@ -40,6 +40,9 @@ struct StorageBackend {
   // Optional: moves the study out of the way, keeping it under the returned name; the location is
   // free afterwards.
   std::function<std::string(const std::string& location)> set_aside = {};
+  // `dpareto study upgrade`: migrates the study (or database) at the location to the current
+  // format version; returns the version it found.
+  std::function<int(const std::string& location, const StorageOptions& options)> upgrade = {};
 };
 
 struct StorageRegistration {
