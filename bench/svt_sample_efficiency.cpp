@@ -4,6 +4,7 @@
 // (C = 1..30 × 400 log-spaced b, R = 2000).
 //
 // usage: bench_svt_sample_efficiency [seeds=10] [budgets=64,256] [methods=dpareto,random]
+// methods: dpareto (the DPareto loop with HVPoI), ehvi (the same loop with EHVI), random.
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
     parallel_for(seeds, [&](int s) {
       bo::ExplorerOptions options;
       options.method = method == "random" ? bo::Method::random : bo::Method::dpareto;
+      if (method == "ehvi") options.acquisition = "ehvi";
       options.initial_points = 16;
       options.objectives.set_reference(kReference);
       options.axis = log_axis();

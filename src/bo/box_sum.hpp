@@ -1,6 +1,6 @@
 #pragma once
 // Σ_boxes Π_d [F_d(u_d) − F_d(l_d)] over the boxes of an improvement region (private to bo): the
-// probability of improvement with F_d = Φ((t − μ_d)/s_d), EHVI with F_d = ψ_d (DESIGN.md §3.2,
+// probability of improvement with F_d = Φ((t − μ_d)/s_d), EHVI with F_d = ψ_d (axis_law.hpp; DESIGN.md §3.2,
 // §3.7). Two objectives take one product per box, the cells formula term for term.
 #include <limits>
 #include <vector>

@@ -1,29 +1,22 @@
 #include "dpareto/bo/ehvi.hpp"
 
-#include <limits>
+#include <algorithm>
 
 #include "box_sum.hpp"
 #include "dpareto/bo/acquisition_registry.hpp"
-#include "standard_normal.hpp"
 
 namespace dpareto::bo {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// ψ(t) = E[(t − Y)^+] for Y ~ N(μ, s²) = (t − μ)Φ(z) + s φ(z); ψ(−inf) = 0.
-double psi(double t, double mean, double sd) {
-  if (t == -kInf) return 0.0;
-  const double z = (t - mean) / sd;
-  return (t - mean) * normal_cdf(z) + sd * normal_pdf(z);
-}
 
 class Ehvi : public Acquisition {
  public:
   std::string name() const override { return "ehvi"; }
   std::string label() const override { return "EHVI"; }
   double value(const ImprovementRegion& region, const GpPrediction& p) const override {
-    return expected_hypervolume_improvement(region.gp_boxes, p.mean, floored_sd(p));
+    const pareto::Point sd = floored_sd(p);
+    std::vector<AxisLaw> laws;
+    for (std::size_t d = 0; d < sd.size(); ++d) laws.push_back(axis_law(region, d, p.mean[d], sd[d]));
+    return expected_hypervolume_improvement(region.geometry_boxes, laws);
   }
 };
 
@@ -31,9 +24,18 @@ const AcquisitionRegistration registration("ehvi", [] { return std::make_unique<
 
 }  // namespace
 
-double expected_hypervolume_improvement(const std::vector<pareto::Box>& boxes, const pareto::Point& mean,
-                                        const pareto::Point& sd) {
-  return box_sum(boxes, [&](std::size_t d, double t) { return psi(t, mean[d], sd[d]); });
+double expected_hypervolume_improvement(const std::vector<pareto::Box>& boxes, const std::vector<AxisLaw>& laws) {
+  // ψ_d once at each distinct bound of dimension d, in ascending order.
+  std::vector<std::vector<double>> bounds(laws.size()), psi(laws.size());
+  for (std::size_t d = 0; d < laws.size(); ++d) {
+    for (const auto& b : boxes) bounds[d].insert(bounds[d].end(), {b.lower[d], b.upper[d]});
+    std::sort(bounds[d].begin(), bounds[d].end());
+    bounds[d].erase(std::unique(bounds[d].begin(), bounds[d].end()), bounds[d].end());
+    psi[d] = expected_shortfall(laws[d], bounds[d]);
+  }
+  return box_sum(boxes, [&](std::size_t d, double t) {
+    return psi[d][std::lower_bound(bounds[d].begin(), bounds[d].end(), t) - bounds[d].begin()];
+  });
 }
 
 }  // namespace dpareto::bo

@@ -20,6 +20,13 @@ const pareto::Point kReference = {4, 4};
 const pareto::Point kMean = {1.5, 1.5};
 const pareto::Point kSd = {1.0, 0.5};
 
+// EHVI of N(mean, sd²) on boxes in the same space.
+double gaussian_ehvi(const std::vector<pareto::Box>& boxes, const pareto::Point& mean, const pareto::Point& sd) {
+  std::vector<bo::AxisLaw> laws;
+  for (std::size_t d = 0; d < mean.size(); ++d) laws.push_back({bo::AxisLaw::Kind::normal, mean[d], sd[d]});
+  return bo::expected_hypervolume_improvement(boxes, laws);
+}
+
 // y is below the reference and no point of the front weakly dominates it.
 bool improves(const std::vector<pareto::Point>& front, const pareto::Point& reference, const pareto::Point& y) {
   for (std::size_t d = 0; d < y.size(); ++d)
@@ -51,7 +58,7 @@ void check_against_monte_carlo(const std::vector<pareto::Point>& front, const pa
   const double poi = hits / n, poi_se = std::sqrt(poi * (1 - poi) / n);
   CHECK(std::abs(bo::probability_of_improvement(boxes, mean, sd) - poi) < 4 * poi_se);
   const double hvi_mean = sum / n, se = std::sqrt((sum_sq / n - hvi_mean * hvi_mean) / n);
-  CHECK(std::abs(bo::expected_hypervolume_improvement(boxes, mean, sd) - hvi_mean) < 4 * se);
+  CHECK(std::abs(gaussian_ehvi(boxes, mean, sd) - hvi_mean) < 4 * se);
 }
 }  // namespace
 
@@ -61,7 +68,7 @@ TEST_CASE("PoI, HVI, HVPoI and EHVI match DESIGN's golden values") {
   CHECK(pareto::hypervolume_improvement(boxes, kMean) == doctest::Approx(1.25).epsilon(1e-12));
   CHECK(pareto::hypervolume_improvement(boxes, kMean) * bo::probability_of_improvement(boxes, kMean, kSd) ==
         doctest::Approx(1.1299226626).epsilon(1e-9));
-  CHECK(bo::expected_hypervolume_improvement(boxes, kMean, kSd) == doctest::Approx(1.7355012573).epsilon(1e-9));
+  CHECK(gaussian_ehvi(boxes, kMean, kSd) == doctest::Approx(1.7355012573).epsilon(1e-9));
 }
 
 TEST_CASE("PoI and EHVI agree with Monte Carlo within 4 standard errors, in 2-D and 3-D") {

@@ -19,8 +19,8 @@ std::vector<pareto::Box> boxes_to_gp_space(const std::vector<pareto::Box>& boxes
 struct ImprovementRegion {
   pareto::Objectives objectives = pareto::Objectives::privacy_utility();
   pareto::EpsilonAxis axis;                 // the first objective's hypervolume axis
-  std::vector<pareto::Box> geometry_boxes;  // on the hypervolume axes (GP space when gp_space_geometry)
-  std::vector<pareto::Box> gp_boxes;        // mapped to GP space
+  std::vector<pareto::Box> geometry_boxes;  // on the hypervolume axes (GP space when gp_space_geometry): HVI, EHVI
+  std::vector<pareto::Box> gp_boxes;        // mapped to GP space: HVPoI's probability of improvement
   bool gp_space_geometry = false;           // estimated reference (GPflowOpt): geometry in GP space
 
   // A predictive mean in GP space, mapped back to objective space and onto the hypervolume axes.

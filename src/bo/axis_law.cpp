@@ -1,0 +1,108 @@
+#include "dpareto/bo/axis_law.hpp"
+
+#include <algorithm>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
+#include <cmath>
+#include <stdexcept>
+
+#include "standard_normal.hpp"
+
+namespace dpareto::bo {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double sigmoid(double z) {
+  return pareto::inverse(pareto::Transform::logit, z);
+}
+
+// (t − m)Φ(z) + s φ(z), z = (t − m)/s: E[(t − X)⁺] for X ~ N(m, s²).
+double normal_shortfall(double t, double m, double s) {
+  const double z = (t - m) / s;
+  return (t - m) * normal_cdf(z) + s * normal_pdf(z);
+}
+
+double log_normal_shortfall(double t, double m, double s) {
+  if (t <= 0) return 0.0;
+  const double z = (std::log(t) - m) / s;
+  const double tail = normal_cdf(z - s);  // e^{m + s²/2} Φ(z − s) as one exponential: no inf · 0
+  const double second = tail > 0 ? std::exp(m + 0.5 * s * s + std::log(tail)) : 0.0;
+  return std::max(0.0, t * normal_cdf(z) - second);
+}
+
+// ∫_a^b Φ((z − m)/s) σ'(z) dz for a ≤ b: σ(b) − σ(max(a, m + 8s)) above the band m ± 8s, nothing
+// below it, and Gauss–Kronrod inside it (and inside |z| ≤ 40). The quadrature runs in u = z − m so
+// that Φ's argument u/s stays exact however small s is beside m, split at u = 0 and u = −m (the
+// centres of Φ's step and of σ''s bump), each piece mapped onto [−1, 1]: Boost.Math 1.74 compares
+// the Kronrod error on [−1, 1] with a tolerance scaled by the width, so a narrow piece would
+// never converge.
+double logit_normal_piece(double a, double b, double m, double s) {
+  double sum = b - m > 8 * s ? sigmoid(b) - sigmoid(std::max(a, m + 8 * s)) : 0.0;
+  const double lo = std::max({a - m, -8 * s, -40 - m}), hi = std::min({b - m, 8 * s, 40 - m});
+  if (lo >= hi) return sum;
+  const auto integrand = [m, s](double u) { return normal_cdf(u / s) * sigmoid(m + u) * sigmoid(-(m + u)); };
+  double from = lo;
+  for (double to : {std::min(0.0, -m), std::max(0.0, -m), hi}) {
+    if (to <= from || to > hi) continue;
+    const double mid = 0.5 * (from + to), half = 0.5 * (to - from);
+    const auto piece = [&](double x) { return integrand(mid + half * x); };
+    sum += half * boost::math::quadrature::gauss_kronrod<double, 15>::integrate(piece, -1.0, 1.0, 15, 1e-10);
+    from = to;
+  }
+  return sum;
+}
+
+}  // namespace
+
+AxisLaw axis_law(const ImprovementRegion& region, std::size_t d, double gp_mean, double gp_sd) {
+  if (region.gp_space_geometry) return {AxisLaw::Kind::normal, gp_mean, gp_sd};
+  const pareto::Objective& o = region.objectives[d];
+  const bool log_axis = d == 0 && region.axis.kind == pareto::EpsilonAxis::Kind::log10;
+  if (o.surrogate == pareto::Transform::log && !o.complement) {
+    if (!log_axis) return {AxisLaw::Kind::log_normal, gp_mean, gp_sd};
+    const double ln10 = std::log(10.0);  // log10 ε = ln ε / ln 10, clipped at the floor
+    return {AxisLaw::Kind::normal, gp_mean / ln10, gp_sd / ln10, region.axis.to_axis(region.axis.floor)};
+  }
+  // GP space orients ±logit so that σ(Z) is the objective (utility: 1 − σ(−Z) = σ(Z)).
+  if (o.surrogate == pareto::Transform::logit && !log_axis) return {AxisLaw::Kind::logit_normal, gp_mean, gp_sd};
+  if (o.surrogate == pareto::Transform::identity && !log_axis)
+    return {AxisLaw::Kind::normal, o.complement ? 1 + gp_mean : gp_mean, gp_sd};
+  throw std::logic_error("axis_law: objective '" + o.name + "' has no predictive law on its hypervolume axis");
+}
+
+std::vector<double> expected_shortfall(const AxisLaw& law, const std::vector<double>& ascending) {
+  std::vector<double> psi;
+  psi.reserve(ascending.size());
+  double z_before = -kInf, integral = 0;  // logit-normal: the integral up to the previous point
+  for (double t : ascending) {
+    if (t == -kInf) {
+      psi.push_back(0.0);
+      continue;
+    }
+    switch (law.kind) {
+      case AxisLaw::Kind::normal:
+        psi.push_back(t <= law.floor ? 0.0
+                                     : normal_shortfall(t, law.mean, law.sd) -
+                                           (law.floor == -kInf ? 0.0 : normal_shortfall(law.floor, law.mean, law.sd)));
+        break;
+      case AxisLaw::Kind::log_normal:
+        psi.push_back(log_normal_shortfall(t, law.mean, law.sd));
+        break;
+      case AxisLaw::Kind::logit_normal: {
+        if (t <= 0) {
+          psi.push_back(0.0);
+          break;
+        }
+        const double y = std::min(t, 1.0);
+        const double z = y < 1 ? std::log(y) - std::log1p(-y) : kInf;
+        integral += logit_normal_piece(z_before, z, law.mean, law.sd);
+        z_before = z;
+        psi.push_back(integral + (t - y));
+        break;
+      }
+    }
+  }
+  return psi;
+}
+
+}  // namespace dpareto::bo
