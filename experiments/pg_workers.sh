@@ -7,7 +7,7 @@
 #            no running row, and the front explore wrote as results arrived equals the front
 #            exported from the rows.
 #   speedup  oracle sleeping 1 s, budget 64: one worker vs 8 workers (wall time ratio).
-#   overhead oracle sleeping 0.05 s, budget 256, 8 workers: proposal-lock wait and time in the
+#   overhead oracle sleeping 1 s, budget 256, 8 workers: proposal-lock wait and time in the
 #            database per recorded evaluation (the workers' own accounts).
 #   svt      SVT, 10 seeds, 64 evaluations: hypervolume with 1 vs 8 evaluations at once on one study.
 # usage: experiments/pg_workers.sh [chaos|speedup|overhead|svt|all] (default all); needs build/dpareto
@@ -53,6 +53,9 @@ rows_of() { # name -> "count distinct min max running failed"
               from dpareto_trials t join dpareto_studies s on s.id = t.study_id where s.name = '$1'"
 }
 oracle() { echo "sh $work/oracle.sh $1 $2 {x} {y} {seed}"; }
+wait_for_study() { # name: until explore has created it
+  until "$cli" status "$uri" --study-name "$1" >/dev/null 2>&1; do sleep 0.05; done
+}
 worker() { # name log (exec: the background job's pid is the worker's)
   exec "$cli" worker "$uri" --study-name "$1" --heartbeat 1 --quiet >>"$2" 2>&1
 }
@@ -60,13 +63,11 @@ worker() { # name log (exec: the background job's pid is the worker's)
 chaos() {
   local name=chaos-$$ budget=200
   rm -f finished.log
-  "$cli" explore --oracle-cmd "$(oracle 0.2 2)" --space space.json --budget 1 --seed 11 --study "$uri" \
-    --study-name $name --out chaos-run >/dev/null 2>&1
   local start; start=$(now)
   "$cli" explore --oracle-cmd "$(oracle 0.2 2)" --space space.json --budget $budget --seed 11 --study "$uri" \
     --study-name $name --out chaos-run --heartbeat 1 >explore.log 2>&1 &
   local explore_pid=$!
-  sleep 1
+  wait_for_study $name
   local pids=()
   for i in 1 2 3 4 5 6 7; do worker $name "w$i.log" & pids+=($!); done
   local kills=0 restarts=0
@@ -95,14 +96,13 @@ chaos() {
 
 timed_run() { # name budget workers lo hi -> seconds
   local name=$1 budget=$2 n=$3
-  "$cli" explore --oracle-cmd "$(oracle "$4" "$5")" --space space.json --budget 1 --seed 12 --study "$uri" \
-    --study-name "$name" --out "$name-run" >/dev/null 2>&1
   local start; start=$(now)
   "$cli" explore --oracle-cmd "$(oracle "$4" "$5")" --space space.json --budget "$budget" --seed 12 --study "$uri" \
-    --study-name "$name" --out "$name-run" >/dev/null 2>&1 &
+    --study-name "$name" --out "$name-run" >"$name-explore.log" 2>&1 &
   local pids=($!)
+  wait_for_study "$name"
   for ((i = 1; i < n; i++)); do worker "$name" "$name-w$i.log" & pids+=($!); done
-  for p in "${pids[@]}"; do wait "$p"; done
+  for p in "${pids[@]}"; do wait "$p" || { echo "$name: a process failed" >&2; cat "$name"-*.log >&2; return 1; }; done
   echo "$(now) - $start" | bc
 }
 
@@ -115,7 +115,7 @@ speedup() {
 
 overhead() {
   local seconds
-  seconds=$(timed_run over-$$ 256 8 0.05 0.05)
+  seconds=$(timed_run over-$$ 256 8 1 1)
   cat over-$$-w*.log | awk -v s="${seconds%.*}" '
     /worker leaves/ { for (i = 1; i <= NF; i++) { if ($i == "recorded") n += $(i + 1); if ($i == "waited") w += $(i + 1); if ($i == "spent") d += $(i + 1) } }
     END { printf "overhead: 256 evaluations, 8 processes, %s s: 7 workers recorded %d; per evaluation %.1f ms waiting for the proposal lock + %.1f ms in the database\n", s, n, 1000 * w / n, 1000 * d / n }'

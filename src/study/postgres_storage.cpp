@@ -10,7 +10,6 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <set>
 #include <thread>
 
 #include "dpareto/core/atomic_file.hpp"
@@ -415,26 +414,24 @@ class PostgresStorage : public Storage {
     if (study.rows() == 0) throw InputError(where + ": the study was deleted");
     explorer_state_ = parse_json(study.text(0, 0), where + ": 'explorer_state'");
     info_ = run_info_from_json(parse_json(study.text(0, 1), where + ": 'run_info'"), where + ": 'run_info'");
+    // Completed rows never change: read only the rows that are running, new, or completed since.
     const auto rows = connection_.exec(
         "SELECT trial, completion, phase, status, params, objectives, seconds, started_at, finished_at, message, seed, "
         "worker, EXTRACT(EPOCH FROM now() - heartbeat_at), unfinished_starts FROM dpareto_trials "
-        "WHERE study_id = $1 ORDER BY trial",
-        {id_});
-    std::vector<Trial> trials;
-    std::set<int> completions;
+        "WHERE study_id = $1 AND (trial >= $2 OR status = 'running' OR completion > $3) ORDER BY trial",
+        {id_, std::to_string(trials_.size()), std::to_string(last_completion(trials_))});
+    std::vector<Trial> trials = trials_;
     const auto columns = info_.objectives.columns();
     for (int i = 0; i < rows.rows(); ++i) {
       Trial t;
       t.trial = std::atoi(rows.text(i, 0).c_str());
       const std::string row = where + ": corrupt row (trial " + std::to_string(t.trial) + ")";
-      if (t.trial != i) throw InputError(row + ": trials are not numbered 0, 1, 2, ...");
       auto& r = t.record;
       r.phase = rows.text(i, 2);
       r.status = parse_evaluation_status(rows.text(i, 3), row);
       if (!rows.is_null(i, 1)) {
         r.id = std::atoi(rows.text(i, 1).c_str());
-        if (r.id < 1 || !completions.insert(r.id).second)
-          throw InputError(row + ": invalid completion number '" + rows.text(i, 1) + "'");
+        if (r.id < 1) throw InputError(row + ": invalid completion number '" + rows.text(i, 1) + "'");
       }
       r.params = parse_params(rows.text(i, 4), info_.parameter_names.size(), row);
       if (!rows.is_null(i, 5)) {
@@ -452,10 +449,11 @@ class PostgresStorage : public Storage {
       t.heartbeat_age = rows.number(i, 12);
       t.unfinished_starts = std::atoi(rows.text(i, 13).c_str());
       check_trial(t, !rows.is_null(i, 1), row);
-      trials.push_back(std::move(t));
+      place_trial(trials, std::move(t), row);
     }
-    if (!completions.empty() && *completions.rbegin() != static_cast<int>(completions.size()))
-      throw InputError(where + ": corrupt rows: completion numbers are not 1.." + std::to_string(completions.size()));
+    check_completion_numbers(trials, where);
+    trials_ = std::move(trials);
+    if (access_ == StorageAccess::read_write) return;  // the workers list is for readers (status)
     const auto workers = connection_.exec(
         "SELECT worker, host, EXTRACT(EPOCH FROM now() - heartbeat_at), left_at IS NOT NULL FROM dpareto_workers "
         "WHERE study_id = $1 ORDER BY started_at",
@@ -463,7 +461,6 @@ class PostgresStorage : public Storage {
     std::vector<WorkerInfo> infos;
     for (int i = 0; i < workers.rows(); ++i)
       infos.push_back({workers.text(i, 0), workers.text(i, 1), workers.number(i, 2), workers.text(i, 3) == "t"});
-    trials_ = std::move(trials);
     workers_ = std::move(infos);
   }
 

@@ -381,21 +381,20 @@ void StudyDatabase::load_trials() {
   Statement st(db_,
                "SELECT trial, completion, phase, status, params, " + column_list(info_.objectives, "") +
                    ", seconds, started_at, finished_at, message, seed, worker, unfinished_starts FROM evaluations "
-                   "ORDER BY trial",
+                   "WHERE " +
+                   kChangedRows + " ORDER BY trial",
                where());
-  std::vector<Trial> trials;
-  std::set<long long> completions;
+  st.bind_int(1, static_cast<long long>(trials_.size())).bind_int(2, last_completion(trials_));
+  std::vector<Trial> trials = trials_;
   while (st.step(where())) {
     Trial t;
     t.trial = static_cast<int>(st.integer(0));
     const std::string row = where() + ": corrupt row (trial " + std::to_string(t.trial) + ")";
-    if (t.trial != static_cast<int>(trials.size()))
-      throw InputError(row + ": trials are not numbered 0, 1, 2, ... (expected " + std::to_string(trials.size()) + ")");
     auto& r = t.record;
     r.phase = st.text(2);
     r.status = parse_evaluation_status(st.text(3), row);
     if (!st.is_null(1)) {
-      if (st.type(1) != SQLITE_INTEGER || st.integer(1) < 1 || !completions.insert(st.integer(1)).second)
+      if (st.type(1) != SQLITE_INTEGER || st.integer(1) < 1 || st.integer(1) > 1000000000)
         throw InputError(row + ": invalid completion number '" + st.text(1) + "'");
       r.id = static_cast<int>(st.integer(1));
     }
@@ -420,10 +419,9 @@ void StudyDatabase::load_trials() {
     t.heartbeat_age = r.status == EvaluationStatus::running && !t.worker.empty() && process_alive(t.worker)
                           ? 0
                           : std::numeric_limits<double>::infinity();
-    trials.push_back(std::move(t));
+    place_trial(trials, std::move(t), row);
   }
-  if (!completions.empty() && *completions.rbegin() != static_cast<long long>(completions.size()))
-    throw InputError(where() + ": corrupt rows: completion numbers are not 1.." + std::to_string(completions.size()));
+  check_completion_numbers(trials, where());
   trials_ = std::move(trials);
 }
 

@@ -1,5 +1,6 @@
 #include "trial_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -50,6 +51,40 @@ void check_trial(const Trial& t, bool has_completion, const std::string& row) {
     throw InputError(row + ": status '" + to_string(r.status) + "' does not match its completion number");
   if (r.ok() && !(r.epsilon >= 0 && r.utility >= 0 && r.utility <= 1))
     throw InputError(row + ": status ok but epsilon/utility are missing or out of range");
+}
+
+int last_completion(const std::vector<Trial>& trials) {
+  int last = 0;
+  for (const auto& t : trials) last = std::max(last, t.record.id);
+  return last;
+}
+
+void place_trial(std::vector<Trial>& trials, Trial trial, const std::string& row) {
+  const auto index = static_cast<std::size_t>(trial.trial);
+  if (trial.trial < 0 || index > trials.size())
+    throw InputError(row + ": trials are not numbered 0, 1, 2, ... (expected at most " + std::to_string(trials.size()) +
+                     ")");
+  if (index == trials.size())
+    trials.push_back(std::move(trial));
+  else
+    trials[index] = std::move(trial);
+}
+
+void check_completion_numbers(const std::vector<Trial>& trials, const std::string& where) {
+  std::vector<char> seen(trials.size() + 1, 0);
+  std::size_t completed = 0;
+  for (const auto& t : trials) {
+    if (t.record.id == 0) continue;
+    const auto id = static_cast<std::size_t>(t.record.id);
+    if (t.record.id < 0 || id > trials.size() || seen[id])
+      throw InputError(where + ": corrupt row (trial " + std::to_string(t.trial) + "): invalid completion number '" +
+                       std::to_string(t.record.id) + "'");
+    seen[id] = 1;
+    ++completed;
+  }
+  for (std::size_t id = 1; id <= completed; ++id)
+    if (!seen[id])
+      throw InputError(where + ": corrupt rows: completion numbers are not 1.." + std::to_string(completed));
 }
 
 }  // namespace dpareto::study

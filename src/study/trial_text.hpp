@@ -22,4 +22,14 @@ std::vector<double> parse_params(const std::string& text, std::size_t count, con
 // exactly the completed trials, in-range measurements for ok ones. InputError naming `row`.
 void check_trial(const Trial& trial, bool has_completion, const std::string& row);
 
+// Reading a study incrementally: completed rows never change, so a refresh reads only the rows that
+// are running, new (trial >= known_trials) or completed since (completion > known_completions).
+constexpr const char* kChangedRows = "(trial >= ? OR status = 'running' OR completion > ?)";
+int last_completion(const std::vector<Trial>& trials);
+// Puts a trial read from a study into `trials` (indexed by trial number): replaces a known one or
+// appends the next; InputError naming `row` for a gap.
+void place_trial(std::vector<Trial>& trials, Trial trial, const std::string& row);
+// The completion numbers of `trials` are 1..k, each once; InputError naming `where` otherwise.
+void check_completion_numbers(const std::vector<Trial>& trials, const std::string& where);
+
 }  // namespace dpareto::study
