@@ -92,7 +92,8 @@ int run_worker(int argc, char** argv) {
             << storage->run_info().extra.value("budget", 0) << " evaluations completed; it recorded "
             << outcome.recorded << ", waited " << format_number(outcome.lock_wait_seconds)
             << " s for the proposal lock and spent " << format_number(outcome.storage_seconds)
-            << " s in the study's storage\n";
+            << " s in the study's storage and asked for " << format_number(outcome.ask_seconds) << " s ("
+            << outcome.asked_again << " asks repeated)\n";
   return 0;
 }
 

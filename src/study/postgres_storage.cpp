@@ -227,7 +227,21 @@ class PostgresStorage : public Storage {
       tx.commit();
     });
     hold(trial, claim);
-    refresh();
+    if (trial == static_cast<int>(trials_.size())) {  // under the proposal lock the cache was current
+      Trial t;
+      t.trial = trial;
+      t.record.phase = phase;
+      t.record.status = EvaluationStatus::running;
+      t.record.params = params;
+      t.record.seed = seed;
+      t.started_at = started;
+      t.unfinished_starts = 1;
+      t.worker = worker_;
+      trials_.push_back(std::move(t));
+      explorer_state_ = explorer_state;
+    } else {
+      refresh();
+    }
     return trial;
   }
 
@@ -244,7 +258,7 @@ class PostgresStorage : public Storage {
     });
     if (!granted) return false;
     hold(trial, claim);
-    refresh();
+    connection_.retrying([&] { load_trials(); });
     return true;
   }
 
@@ -256,7 +270,7 @@ class PostgresStorage : public Storage {
           "WHERE study_id = $1 AND trial = $2 AND claim = $3",
           {id_, std::to_string(trial), claim, format_number(now_unix())});
     });
-    refresh();
+    connection_.retrying([&] { load_trials(); });
   }
 
   void release_trial(int trial) override {
@@ -279,7 +293,7 @@ class PostgresStorage : public Storage {
     std::error_code ec;
     fs::remove(spooled, ec);
     let_go(trial);
-    refresh();
+    connection_.retrying([&] { load_trials(); });
     return trials_.at(static_cast<std::size_t>(trial)).record;
   }
 
@@ -407,13 +421,28 @@ class PostgresStorage : public Storage {
     load();
   }
 
-  // Reads the study's trials, explorer state and workers, validating every row.
+  // Reads the study's explorer state, run information (budget), trials and (for readers) workers.
   void load() {
     const std::string where = "study " + shown_;
     const auto study = connection_.exec("SELECT explorer_state, run_info FROM dpareto_studies WHERE id = $1", {id_});
     if (study.rows() == 0) throw InputError(where + ": the study was deleted");
     explorer_state_ = parse_json(study.text(0, 0), where + ": 'explorer_state'");
     info_ = run_info_from_json(parse_json(study.text(0, 1), where + ": 'run_info'"), where + ": 'run_info'");
+    load_trials();
+    if (access_ == StorageAccess::read_write) return;  // the workers list is for readers (status)
+    const auto workers = connection_.exec(
+        "SELECT worker, host, EXTRACT(EPOCH FROM now() - heartbeat_at), left_at IS NOT NULL FROM dpareto_workers "
+        "WHERE study_id = $1 ORDER BY started_at",
+        {id_});
+    std::vector<WorkerInfo> infos;
+    for (int i = 0; i < workers.rows(); ++i)
+      infos.push_back({workers.text(i, 0), workers.text(i, 1), workers.number(i, 2), workers.text(i, 3) == "t"});
+    workers_ = std::move(infos);
+  }
+
+  // Reads the trials that changed since the last read, validating every row.
+  void load_trials() {
+    const std::string where = "study " + shown_;
     // Completed rows never change: read only the rows that are running, new, or completed since.
     const auto rows = connection_.exec(
         "SELECT trial, completion, phase, status, params, objectives, seconds, started_at, finished_at, message, seed, "
@@ -453,15 +482,6 @@ class PostgresStorage : public Storage {
     }
     check_completion_numbers(trials, where);
     trials_ = std::move(trials);
-    if (access_ == StorageAccess::read_write) return;  // the workers list is for readers (status)
-    const auto workers = connection_.exec(
-        "SELECT worker, host, EXTRACT(EPOCH FROM now() - heartbeat_at), left_at IS NOT NULL FROM dpareto_workers "
-        "WHERE study_id = $1 ORDER BY started_at",
-        {id_});
-    std::vector<WorkerInfo> infos;
-    for (int i = 0; i < workers.rows(); ++i)
-      infos.push_back({workers.text(i, 0), workers.text(i, 1), workers.number(i, 2), workers.text(i, 3) == "t"});
-    workers_ = std::move(infos);
   }
 
   // A writing process joins the study as a worker: registered, heartbeating, its spool replayed.

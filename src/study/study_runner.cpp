@@ -150,9 +150,15 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   };
   while (true) {
     // Fill the free slots: a trial to take over first, else a new proposal while the budget (counted
-    // over every worker's completed and running trials) has room.
+    // over every worker's completed and running trials) has room. On a shared store the ask runs
+    // outside the proposal lock, so that one worker's GP fit does not hold the others up; its
+    // proposal is recorded only if no other process proposed meanwhile, else it asks again with
+    // theirs pending; after kUnlockedAsks such tries it asks under the lock (so that a busy study
+    // still makes progress).
+    constexpr int kUnlockedAsks = 3;
+    int unlocked_asks_left = shared ? kUnlockedAsks : 0;
     while (!stopping() && static_cast<int>(threads.size()) < settings_.workers) {
-      const auto lock = timed(outcome.lock_wait_seconds, [&] { return storage_.lock_proposals(); });
+      auto lock = timed(outcome.lock_wait_seconds, [&] { return storage_.lock_proposals(); });
       if (shared) {
         timed(outcome.storage_seconds, [&] { storage_.refresh(); });
         catch_up();
@@ -167,20 +173,33 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
         continue;
       }
       if (exhausted || static_cast<int>(storage_.trials().size()) >= budget()) break;
+      const std::size_t proposed = storage_.trials().size();
+      const bool unlocked_ask = unlocked_asks_left > 0;
+      if (unlocked_ask) lock.reset();
       if (shared) restore_state();
       std::vector<std::vector<double>> pending;
       for (const auto& t : storage_.trials())
         if (t.record.status == EvaluationStatus::running) pending.push_back(t.record.params);
-      auto proposal = proposer_.ask(pending);
+      auto proposal = timed(outcome.ask_seconds, [&] { return proposer_.ask(pending); });
       if (!proposal) {
         exhausted = true;
         break;
+      }
+      if (unlocked_ask) {
+        lock = timed(outcome.lock_wait_seconds, [&] { return storage_.lock_proposals(); });
+        timed(outcome.storage_seconds, [&] { storage_.refresh(); });
+        if (storage_.trials().size() != proposed) {  // another process proposed meanwhile
+          ++outcome.asked_again;
+          --unlocked_asks_left;
+          continue;
+        }
       }
       const int issue = static_cast<int>(storage_.trials().size()) + 1;
       start(timed(outcome.storage_seconds, [&] {
         return storage_.begin_trial(proposal->phase, proposal->params, evaluation_seed(settings_.seed, issue),
                                     proposer_.state());
       }));
+      unlocked_asks_left = shared ? kUnlockedAsks : 0;
     }
     if (threads.empty()) {
       // Other workers may still be evaluating the last trials of a shared study's budget: wait, and

@@ -61,9 +61,10 @@ struct RunnerOutcome {
   int interrupted_signal = 0;  // a stop was requested (core/stop_request.hpp): the signal
   bool stopped = false;        // `should_stop` asked to stop
   // What the study's storage cost this run: evaluations it recorded, seconds waiting for the
-  // proposal lock, seconds in the storage's calls (reads, proposals, completions).
-  int recorded = 0;
-  double lock_wait_seconds = 0, storage_seconds = 0;
+  // proposal lock, seconds in the storage's calls (reads, proposals, completions), and seconds in
+  // the proposer's asks, and asks repeated because another process proposed meanwhile.
+  int recorded = 0, asked_again = 0;
+  double lock_wait_seconds = 0, storage_seconds = 0, ask_seconds = 0;
 };
 
 class StudyRunner {
@@ -76,9 +77,10 @@ class StudyRunner {
   // completed evaluation) is true, and waits for the evaluations running then. An evaluation that
   // throws Interrupted is not recorded: it stays `running` in the study, and a resume runs it again.
   // A trial left running is evaluated again only when the storage grants this process its claim.
-  // On a shared store (several workers) it proposes under the store's proposal lock, after reading
-  // what every worker recorded, with every worker's running trials as pending points (Kriging
-  // believer); the budget counts every worker's trials, and a runner whose share is taken waits for
+  // On a shared store (several workers) it reads what every worker recorded under the store's
+  // proposal lock, asks with every worker's running trials as pending points (Kriging believer)
+  // outside it, and records the proposal under it unless another worker proposed meanwhile (then it
+  // asks again, under the lock); the budget counts every worker's trials, and a runner whose share is taken waits for
   // the others' last trials, taking over those whose worker is lost.
   RunnerOutcome run(const std::function<void(const EvaluationRecord&)>& on_complete,
                     const std::function<bool()>& should_stop = {});
