@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
              "python3 " + (source / "experiments/example_oracle.py").string() +
                  " --sleep 1 --lr {lr} --epochs {epochs} --noise {noise} --seed {seed}",
              "--budget", "32", "--init", "8", "--seed", "1", "--workers", std::to_string(workers[k]), "--out",
-             (dir / ("sleep-w" + std::to_string(workers[k]))).string(), "--json"});
+             (dir / ("sleep-w" + std::to_string(workers[k]))).string(), "--overwrite", "--json"});
     wall[k] = seconds_since(t0);
   }
   std::cout << "32 evaluations of a 1 s external oracle: --workers 1 " << wall[0] << " s, --workers 4 " << wall[1]
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     for (int s = 1; s <= seeds; ++s) {
       const auto out =
           capture({cli.string(), "explore", "--problem", "svt", "--budget", "64", "--seed", std::to_string(s),
-                   "--workers", std::to_string(workers[k]), "--out", (dir / "svt").string(), "--json"});
+                   "--workers", std::to_string(workers[k]), "--out", (dir / "svt").string(), "--overwrite", "--json"});
       const double hv = nlohmann::json::parse(out).at("hypervolume").get<double>();
       std::cout << "svt seed " << s << " --workers " << workers[k] << ": hypervolume " << hv << "\n";
       mean_hv[k] += hv / seeds;
