@@ -139,7 +139,7 @@ std::unique_ptr<study::Storage> open_recorded_study(const po::variables_map& vm)
   const std::string location = vm["study"].as<std::string>();
   const auto options = storage_options_from(vm);
   if (!study::storage_exists(location, options))
-    throw InputError("--study " + location +
+    throw InputError("--study " + study::shown_location(location) +
                      ": no such study; a new study needs --problem NAME (or --oracle-cmd CMD --space FILE)");
   return study::open_storage(location, study::StorageAccess::read_only, options);
 }
@@ -249,7 +249,7 @@ int run_explore(int argc, char** argv) {
   if (vm["restart-failed-study"].as<bool>()) {
     if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
     if (study::storage_exists(settings.study, settings.storage))
-      std::cerr << "study " << settings.study << ": nothing in it succeeded; kept as "
+      std::cerr << "study " << study::shown_location(settings.study) << ": nothing in it succeeded; kept as "
                 << study::set_aside_failed_study(settings.study) << ", starting afresh\n";
   }
   // No silent loss (issue 21): --out holding another run (another problem, seed or study) is
@@ -277,12 +277,13 @@ int run_explore(int argc, char** argv) {
     refuse("seed " + seed_text(previous->info.seed) + ", this run's " + seed_text(settings.seed));
   auto study = explore::open_run_study(*problem, settings);
   if (previous && resuming && previous->info.seed != study->run_info().seed)
-    refuse("seed " + seed_text(previous->info.seed) + ", study " + settings.study + "'s " +
+    refuse("seed " + seed_text(previous->info.seed) + ", study " + study::shown_location(settings.study) + "'s " +
            seed_text(study->run_info().seed));
   if (static_cast<int>(study->completed().size()) > settings.budget)
     throw InputError("--budget " + std::to_string(settings.budget) + " is below the " +
-                     std::to_string(study->completed().size()) + " evaluations study " + settings.study +
-                     " already holds; give --budget " + std::to_string(study->completed().size()) + " or more");
+                     std::to_string(study->completed().size()) + " evaluations study " +
+                     study::shown_location(settings.study) + " already holds; give --budget " +
+                     std::to_string(study->completed().size()) + " or more");
   const auto problem_settings = problem->settings();
   if (const auto roles = problem_settings.find("data_roles"); roles != problem_settings.end())
     std::cerr << "data roles: " << roles->second
@@ -303,9 +304,10 @@ int run_explore(int argc, char** argv) {
   });
   progress.finish();
   const auto& writer = run.writer();
-  const std::string resume =
-      !settings.study.empty() ? "resume with the same command (the study " + settings.study + " keeps every evaluation)"
-                              : "without --study the run cannot be resumed";
+  const std::string resume = !settings.study.empty()
+                                 ? "resume with the same command (the study " + study::shown_location(settings.study) +
+                                       " keeps every evaluation)"
+                                 : "without --study the run cannot be resumed";
   if (outcome.interrupted_signal) {
     std::cerr << "dpareto explore: interrupted by " << signal_name(outcome.interrupted_signal) << " after "
               << writer.records().size() << " of " << settings.budget << " evaluations (written to " << out << "); "

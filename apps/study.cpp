@@ -47,10 +47,11 @@ int run_upgrade(int argc, char** argv) {
   const auto& vm = *parsed;
   const std::string location = vm["study"].as<std::string>();
   const auto& backend = study::storage_backend(location);
-  if (!backend.upgrade) throw InputError("study " + location + ": its storage back-end has no upgrade");
+  if (!backend.upgrade)
+    throw InputError("study " + study::shown_location(location) + ": its storage back-end has no upgrade");
   const int found = backend.upgrade(location, storage_options_from(vm));
   const int current = backend.upgrade(location, storage_options_from(vm));  // the version it holds now
-  std::cout << "study " << location << ": "
+  std::cout << "study " << study::shown_location(location) << ": "
             << (found == current
                     ? "already at format version " + std::to_string(found) + ", nothing to do"
                     : "migrated from format version " + std::to_string(found) + " to " + std::to_string(current))

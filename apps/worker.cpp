@@ -59,7 +59,8 @@ int run_worker(int argc, char** argv) {
   if (vm.count("oracle-logs")) overrides.oracle_log_directory = vm["oracle-logs"].as<std::string>();
 
   if (!study::storage_exists(location, storage_options))
-    throw InputError("study " + location + ": no such study (create it with dpareto explore --study)");
+    throw InputError("study " + study::shown_location(location) +
+                     ": no such study (create it with dpareto explore --study)");
   auto storage = study::open_storage(location, study::StorageAccess::read_write, storage_options);
   const auto problem = explore::study_problem(*storage, overrides);
   const auto explorer_options = explore::study_explorer_options(*storage);

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "dpareto/core/printable.hpp"
+#include "dpareto/study/storage_registry.hpp"
 
 namespace dpareto::study::pg {
 namespace {
@@ -20,7 +21,7 @@ constexpr const char* kConnectTimeout = "10";
 // libpq's message, first line only, with the password (if the URI holds one) blanked out.
 std::string message_of(const std::string& text, const std::string& uri) {
   std::string line = text.substr(0, text.find('\n'));
-  const std::string shown = redact(uri);
+  const std::string shown = shown_location(uri);
   if (shown != uri) {  // the URI held a password: never let it through, whatever libpq said
     const auto at = uri.find('@');
     const auto colon = uri.find(':', uri.find("://") + 3);
@@ -48,25 +49,6 @@ bool connection_error(const char* sqlstate) {
 }
 
 }  // namespace
-
-std::string redact(const std::string& uri) {
-  std::string out = uri;
-  const auto scheme = out.find("://");
-  if (scheme != std::string::npos) {
-    const auto authority_end = out.find_first_of("/?", scheme + 3);
-    const auto at = out.rfind('@', authority_end == std::string::npos ? std::string::npos : authority_end);
-    if (at != std::string::npos && at > scheme) {
-      const auto colon = out.find(':', scheme + 3);
-      if (colon < at) out.erase(colon, at - colon);
-    }
-  }
-  // password=... in the query string (or a key=value connection string)
-  for (auto p = out.find("password="); p != std::string::npos; p = out.find("password=", p + 1)) {
-    const auto end = out.find_first_of("& ", p);
-    out.replace(p + 9, (end == std::string::npos ? out.size() : end) - (p + 9), "***");
-  }
-  return out;
-}
 
 double Result::number(int row, int column) const {
   if (is_null(row, column)) return std::numeric_limits<double>::quiet_NaN();

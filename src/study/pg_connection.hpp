@@ -14,10 +14,6 @@
 
 namespace dpareto::study::pg {
 
-// The URI without a password (in its user information or a password= parameter): what errors,
-// logs, exports and the study itself may show.
-std::string redact(const std::string& uri);
-
 // The connection broke (server restart, network): the work may be retried on a new connection.
 class ConnectionLost : public Error {
  public:

@@ -76,8 +76,8 @@ std::string study_name_of(const StorageOptions& options) {
 }
 
 // The location as dpareto shows it: the URI without its password, and the study's name.
-std::string shown_location(const std::string& uri, const StorageOptions& options) {
-  return pg::redact(uri) + "#" + study_name_of(options);
+std::string shown_study(const std::string& uri, const StorageOptions& options) {
+  return study::shown_location(uri) + "#" + study_name_of(options);
 }
 
 // Checks the database's schema version; false when it holds no dpareto tables yet.
@@ -118,7 +118,7 @@ class PostgresStorage : public Storage {
  public:
   PostgresStorage(const std::string& uri, const StorageOptions& options, StorageAccess access)
       : options_(options),
-        shown_(shown_location(uri, options)),
+        shown_(shown_study(uri, options)),
         connection_(uri, shown_, options.reconnect_seconds),
         access_(access) {
     if (options_.grace_seconds <= 0) options_.grace_seconds = 3 * options_.heartbeat_seconds;
@@ -567,7 +567,7 @@ std::unique_ptr<Storage> open_postgres(const std::string& uri, StorageAccess acc
 }
 
 bool postgres_study_exists(const std::string& uri, const StorageOptions& options) {
-  pg::Connection c(uri, shown_location(uri, options), options.reconnect_seconds);
+  pg::Connection c(uri, shown_study(uri, options), options.reconnect_seconds);
   return check_schema(c) &&
          c.exec("SELECT 1 FROM dpareto_studies WHERE name = $1", {study_name_of(options)}).rows() > 0;
 }
@@ -580,7 +580,7 @@ std::unique_ptr<Storage> create_postgres(const std::string& uri, const StudyIden
 
 // One schema version so far: a database of this dpareto's version needs nothing; another is refused.
 int upgrade_postgres(const std::string& uri, const StorageOptions& options) {
-  pg::Connection c(uri, shown_location(uri, options), options.reconnect_seconds);
+  pg::Connection c(uri, shown_study(uri, options), options.reconnect_seconds);
   if (!check_schema(c)) throw InputError("study " + c.shown() + ": the database holds no dpareto studies");
   return kPostgresSchemaVersion;
 }

@@ -20,6 +20,25 @@ StorageRegistration::StorageRegistration(StorageBackend backend) {
   backends()[scheme] = std::move(backend);
 }
 
+std::string shown_location(const std::string& location) {
+  std::string out = location;
+  const auto scheme = out.find("://");
+  if (scheme != std::string::npos) {
+    const auto authority_end = out.find_first_of("/?", scheme + 3);
+    const auto at = out.rfind('@', authority_end == std::string::npos ? std::string::npos : authority_end);
+    if (at != std::string::npos && at > scheme) {
+      const auto colon = out.find(':', scheme + 3);
+      if (colon < at) out.erase(colon, at - colon);
+    }
+  }
+  // password=... in the query string (or a key=value connection string)
+  for (auto p = out.find("password="); p != std::string::npos; p = out.find("password=", p + 1)) {
+    const auto end = out.find_first_of("& ", p);
+    out.replace(p + 9, (end == std::string::npos ? out.size() : end) - (p + 9), "***");
+  }
+  return out;
+}
+
 const StorageBackend& storage_backend(const std::string& location) {
   const auto separator = location.find("://");
   if (separator != std::string::npos) {
@@ -52,11 +71,12 @@ bool nothing_succeeded(const Storage& storage) {
 
 std::string set_aside_failed_study(const std::string& location) {
   const auto& backend = storage_backend(location);
-  if (!backend.set_aside) throw InputError("study " + location + ": its storage back-end cannot set a study aside");
+  if (!backend.set_aside)
+    throw InputError("study " + shown_location(location) + ": its storage back-end cannot set a study aside");
   {
     const auto storage = open_storage(location, StorageAccess::read_write);
     if (!nothing_succeeded(*storage))
-      throw InputError("study " + location +
+      throw InputError("study " + storage->location() +
                        ": refusing to start it afresh: it holds evaluations that succeeded "
                        "or are still running (only a study whose every evaluation failed can be restarted)");
   }

@@ -20,6 +20,7 @@
 #include "dpareto/study/study_runner.hpp"
 
 using namespace dpareto;
+namespace fs = std::filesystem;
 using namespace dpareto::study;
 using dpareto::test::CliRun;
 using dpareto::test::read_text;
@@ -317,6 +318,19 @@ TEST_CASE("postgres: bad locations, credentials and studies are one-line errors 
     CHECK(std::string(e.what()).find("already exists") != std::string::npos);
     CHECK(std::string(e.what()).find(password) == std::string::npos);
   }
+  // Nor does what the CLI prints about it, in success or refusal.
+  TempRoot root("dpareto-pg-password-");
+  const std::string out = (root.dir("runs") / "a").string();
+  const std::string explore =
+      "explore --problem svt --seed 1 --init 4 --study '" + right + "' --study-name cli-" + name + " --out " + out;
+  const CliRun ran = run_cli(explore + " --budget 5");
+  REQUIRE_MESSAGE(ran.status == 0, ran.output);
+  const CliRun below = run_cli(explore + " --budget 3");
+  CHECK(below.status == 2);
+  const CliRun status = run_cli("status '" + right + "' --study-name cli-" + name);
+  CHECK(status.status == 0);
+  for (const auto& output : {ran.output, below.output, status.output, read_text(fs::path(out) / "summary.json")})
+    CHECK(output.find(password) == std::string::npos);
   created.reset();
   superuser_sql("DROP SCHEMA " + schema + " CASCADE");
 }

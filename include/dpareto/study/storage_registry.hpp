@@ -49,6 +49,10 @@ struct StorageRegistration {
   explicit StorageRegistration(StorageBackend backend);
 };
 
+// A location as dpareto may show it (errors, logs, exports, the study itself): a URI without a
+// password (in its user information or a password= parameter); a file path as it is.
+std::string shown_location(const std::string& location);
+
 // The back-end serving `location`.
 const StorageBackend& storage_backend(const std::string& location);
 
