@@ -173,7 +173,6 @@ class PostgresStorage : public Storage {
     }
     config_ = parse_json(row.text(0, 2), where + ": 'config'");
     load();
-    if (access_ == StorageAccess::read_write) join();
   }
 
   const std::string& location() const override { return shown_; }
@@ -185,7 +184,10 @@ class PostgresStorage : public Storage {
   std::vector<WorkerInfo> workers() const override { return workers_; }
   bool shared() const override { return true; }
 
-  std::unique_ptr<ProposalLock> lock_proposals() override { return std::make_unique<AdvisoryLock>(*this); }
+  std::unique_ptr<ProposalLock> lock_proposals() override {
+    join();
+    return std::make_unique<AdvisoryLock>(*this);
+  }
 
   void refresh() override {
     connection_.retrying([&] { load(); });
@@ -202,6 +204,7 @@ class PostgresStorage : public Storage {
 
   int begin_trial(const std::string& phase, const std::vector<double>& params, std::uint64_t seed,
                   const nlohmann::json& explorer_state) override {
+    join();
     const std::string claim = new_claim();
     const double started = now_unix();
     int trial = -1;
@@ -246,6 +249,7 @@ class PostgresStorage : public Storage {
   }
 
   bool claim_trial(int trial) override {
+    join();
     const std::string claim = new_claim();
     bool granted = false;
     connection_.retrying([&] {
@@ -285,6 +289,7 @@ class PostgresStorage : public Storage {
   }
 
   const EvaluationRecord& finish_trial(int trial, const EvaluationRecord& result, const nlohmann::json&) override {
+    join();
     // The explorer state changes only when it asks (saved by begin_trial, under the proposal lock):
     // a completion never overwrites what another worker's ask saved.
     const std::string claim = claims_.count(trial) ? claims_.at(trial) : new_claim();
@@ -484,8 +489,12 @@ class PostgresStorage : public Storage {
     trials_ = std::move(trials);
   }
 
-  // A writing process joins the study as a worker: registered, heartbeating, its spool replayed.
+  // A writing process joins the study as a worker (registered, heartbeating, its spool replayed)
+  // when it first works on it: a run refused at open (another problem, say) writes nothing.
   void join() {
+    if (joined_) return;
+    if (access_ != StorageAccess::read_write) throw Error("study " + shown_ + ": opened read-only");
+    joined_ = true;
     const std::string host = host_name();
     worker_ = host + " pid " + std::to_string(::getpid()) + " " + hex(os_random_u64()).substr(0, 6);
     connection_.exec("INSERT INTO dpareto_workers(study_id, worker, host, pid) VALUES ($1, $2, $3, $4)",
@@ -544,6 +553,7 @@ class PostgresStorage : public Storage {
   std::vector<Trial> trials_;
   std::vector<WorkerInfo> workers_;
   bool lock_held_ = false;
+  bool joined_ = false;
   // Shared with the heartbeat thread.
   std::mutex heartbeat_mutex_;
   std::condition_variable heartbeat_wake_;

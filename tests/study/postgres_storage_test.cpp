@@ -405,6 +405,7 @@ TEST_CASE("postgres: a study is refused to runs of another problem, space or con
   auto storage = open_storage(uri, StorageAccess::read_only, named(name));
   CHECK(storage->trials().size() == 6);
   CHECK(storage->run_info().extra.at("budget") == 6);
+  CHECK(storage->workers().size() == 1);  // the refused runs did not even join the study
   const CliRun file_name = run_cli("status " + (dir / "x.db").string() + " --study-name other");
   CHECK(file_name.status == 2);
   CHECK(file_name.output.find("is an SQLite file, which holds one study") != std::string::npos);
