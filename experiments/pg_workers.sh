@@ -24,7 +24,7 @@ pg_dir=""
 work=$(mktemp -d /tmp/dpareto-pg-bench.XXXXXX)
 cleanup() {
   jobs -p | xargs -r kill -9 2>/dev/null || true
-  [ -n "$pg_dir" ] && bash scripts/pg-test-cluster stop "$pg_dir" >/dev/null 2>&1 || true
+  [ -n "$pg_dir" ] && bash "$root/scripts/pg-test-cluster" stop "$pg_dir" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT

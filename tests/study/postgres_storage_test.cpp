@@ -18,15 +18,18 @@
 #include "dpareto/study/postgres_storage.hpp"
 #include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_runner.hpp"
+#include "toy_study.hpp"
 
 using namespace dpareto;
 namespace fs = std::filesystem;
 using namespace dpareto::study;
 using dpareto::test::CliRun;
+using dpareto::test::one_parameter;
 using dpareto::test::read_text;
 using dpareto::test::run_cli;
 using dpareto::test::spawn_cli;
 using dpareto::test::TempRoot;
+using dpareto::test::without_timings;
 
 namespace {
 
@@ -53,20 +56,8 @@ StorageOptions named(const std::string& name, double heartbeat = 30, double grac
   return o;
 }
 
-RunInfo one_parameter() {
-  RunInfo info;
-  info.problem = "toy";
-  info.method = "random";
-  info.seed = 3;
-  info.parameter_names = {"x"};
-  info.extra = {{"budget", 4}};
-  return info;
-}
-
 StudyIdentity toy() {
-  StudyIdentity identity;
-  identity.problem = "toy";
-  return identity;
+  return dpareto::test::identity_of("toy");
 }
 
 EvaluationRecord measured(double epsilon, double utility) {
@@ -76,19 +67,6 @@ EvaluationRecord measured(double epsilon, double utility) {
   r.utility = utility;
   r.seconds = 0.5;
   return r;
-}
-
-// The evaluations.csv columns that do not depend on timing (all but seconds and message).
-std::string without_timings(const std::string& csv) {
-  std::string out;
-  std::istringstream in(csv);
-  for (std::string line; std::getline(in, line);) {
-    auto fields = dpareto::study::csv_split(line);
-    fields.resize(fields.size() - 2);
-    for (const auto& f : fields) out += f + ",";
-    out += "\n";
-  }
-  return out;
 }
 
 // Runs SQL as the test server's superuser.

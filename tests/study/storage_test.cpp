@@ -6,9 +6,12 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_runner.hpp"
+#include "toy_study.hpp"
 
 using namespace dpareto;
 using namespace dpareto::study;
+using dpareto::test::identity_of;
+using dpareto::test::one_parameter;
 
 namespace {
 
@@ -111,21 +114,6 @@ EvaluationRecord square(const std::vector<double>& p, std::uint64_t) {
   r.epsilon = p[0] * p[0];
   r.utility = 0.5;
   return r;
-}
-
-StudyIdentity identity_of(const std::string& problem) {
-  StudyIdentity identity;
-  identity.problem = problem;
-  return identity;
-}
-
-RunInfo one_parameter() {
-  RunInfo info;
-  info.problem = "toy";
-  info.method = "random";
-  info.seed = 3;
-  info.parameter_names = {"x"};
-  return info;
 }
 
 }  // namespace

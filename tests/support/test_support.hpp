@@ -86,6 +86,18 @@ inline std::string read_text(const std::filesystem::path& path) {
   return s.str();
 }
 
+// An evaluations.csv without its timing-dependent columns (the last two: seconds and message;
+// the runs compared have empty messages), to compare the evaluations of two runs.
+inline std::string without_timings(const std::string& csv) {
+  std::string out;
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) {
+    for (int k = 0; k < 2; ++k) line = line.substr(0, line.rfind(','));
+    out += line + "\n";
+  }
+  return out;
+}
+
 // A small a9a-like LIBSVM file: binary features among 123, the label decided by feature 1 with
 // some noise; `salt` varies the rows.
 inline void write_libsvm(const std::filesystem::path& path, int rows, unsigned salt) {
