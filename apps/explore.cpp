@@ -152,6 +152,7 @@ std::unique_ptr<problems::Problem> recorded_problem(const po::variables_map& vm,
   for (const auto& [key, value] : problem_options_from(vm)) overrides.problem_options[key] = value;
   overrides.oracle_timeout_seconds = vm["oracle-timeout"].as<double>();
   if (recorded.identity().problem == "external") overrides.oracle_log_directory = log_directory;
+  overrides.trust_study_command = vm["trust-study-command"].as<bool>();
   return explore::study_problem(recorded, overrides);
 }
 
@@ -216,6 +217,8 @@ int run_explore(int argc, char** argv) {
                                               "external oracle command template, e.g. 'python3 train.py --lr {lr}'")(
       "space", po::value<std::string>(), "space.json of the external oracle's hyperparameters")(
       "oracle-timeout", po::value<double>()->default_value(0), "seconds before an oracle run is killed (0: never)")(
+      "trust-study-command", po::bool_switch(),
+      "resuming an external-oracle --study alone: run the command recorded in it (only for a study you trust)")(
       "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
       "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
       "json", po::bool_switch(), "print the final summary as JSON")(

@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/ledger.hpp"
 #include "problem_flags.hpp"
@@ -63,11 +64,13 @@ int run_show(int argc, char** argv) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::cout << "ledger " << file.string() << "\ndataset " << ledger.dataset().description << " (" << ledger.dataset().id
-            << ")\n";
+  // Text from the ledger file reaches the terminal without its control characters (no escape sequences).
+  std::cout << "ledger " << file.string() << "\ndataset " << clean_utf8(ledger.dataset().description) << " ("
+            << clean_utf8(ledger.dataset().id) << ")\n";
   for (const auto& e : ledger.entries())
-    std::cout << "  " << e.time << "  " << e.problem << " " << e.method << ": epsilon " << format_number(e.epsilon)
-              << " at delta " << format_number(e.delta) << ", " << e.outcome << " (" << e.out << ")\n";
+    std::cout << "  " << clean_utf8(e.time) << "  " << clean_utf8(e.problem) << " " << clean_utf8(e.method)
+              << ": epsilon " << format_number(e.epsilon) << " at delta " << format_number(e.delta) << ", "
+              << clean_utf8(e.outcome) << " (" << clean_utf8(e.out) << ")\n";
   std::cout << "total: epsilon " << format_number(total.epsilon) << " at delta " << format_number(delta) << " over "
             << ledger.entries().size() << " run(s)";
   if (ledger.cap())

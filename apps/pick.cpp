@@ -2,12 +2,12 @@
 //   [--candidates K --out FILE] [--verify] [--json]
 // Chooses an operating point on a run's privacy–utility trade-off (explore/pick.hpp).
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/explore/pick.hpp"
@@ -183,10 +183,11 @@ int run_pick(int argc, char** argv) {
     const auto settings = run.info.extra.contains("settings") ? run.info.extra["settings"] : nlohmann::json();
     if (const auto measured = select::measured_on_from_settings(settings, dir + "/summary.json: settings"))
       document["measured_on"] = select::to_json(*measured);
-    std::ofstream file(out);
-    file << document.dump(2) << "\n";
-    file.close();  // a full disk shows only when the buffer is flushed: check after closing
-    if (!file) throw InputError("--out " + out + ": cannot write (disk full or not writable)");
+    try {
+      write_file_atomically(out, document.dump(2) + "\n");
+    } catch (const InputError& e) {
+      throw InputError("--out " + out + ": " + e.what());
+    }
     j["candidates_file"] = out;
     j["candidates"] = merged.size();
     if (merged.size() < static_cast<std::size_t>(k))

@@ -3,10 +3,11 @@
 // optionally write one CSV row per example.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <iostream>
 
 #include "command.hpp"
+#include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/learn/prediction.hpp"
@@ -31,35 +32,25 @@ learn::Dataset load_examples(const problems::DpTrainingProblem& problem, const s
   return learn::load_libsvm(data, problem.network().architecture().inputs);
 }
 
-// index,label,predicted,<scores>; written to PATH.tmp and renamed, so no partial file remains.
+// index,label,predicted,<scores>; written whole and renamed into place, so no partial file remains.
 void write_csv(const std::string& path, const learn::Dataset& data, const learn::Predictions& p) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw InputError("--out " + path + ": cannot write " + tmp);
-    out << "index,label,predicted";
-    for (const auto& name : p.score_names) out << "," << name;
+  std::ostringstream out;
+  out << "index,label,predicted";
+  for (const auto& name : p.score_names) out << "," << name;
+  out << "\n";
+  char number[32];
+  for (int i = 0; i < data.size(); ++i) {
+    out << i << "," << data.labels()[static_cast<std::size_t>(i)] << "," << p.classes[static_cast<std::size_t>(i)];
+    for (Eigen::Index k = 0; k < p.scores.cols(); ++k) {
+      std::snprintf(number, sizeof number, "%.9g", static_cast<double>(p.scores(i, k)));  // float round trip
+      out << "," << number;
+    }
     out << "\n";
-    char number[32];
-    for (int i = 0; i < data.size(); ++i) {
-      out << i << "," << data.labels()[static_cast<std::size_t>(i)] << "," << p.classes[static_cast<std::size_t>(i)];
-      for (Eigen::Index k = 0; k < p.scores.cols(); ++k) {
-        std::snprintf(number, sizeof number, "%.9g", static_cast<double>(p.scores(i, k)));  // float round trip
-        out << "," << number;
-      }
-      out << "\n";
-    }
-    if (!out.flush()) {
-      out.close();
-      fs::remove(tmp);
-      throw InputError("--out " + path + ": write failed");
-    }
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp);
-    throw InputError("--out " + path + ": " + ec.message());
+  try {
+    write_file_atomically(path, out.str());
+  } catch (const InputError& e) {
+    throw InputError("--out " + path + ": " + e.what());
   }
 }
 

@@ -36,6 +36,9 @@ int run_report(int argc, char** argv) {
   }
   plot::ReportOptions ro;
   ro.out_dir = vm.count("out") ? vm["out"].as<std::string>() : dirs.front() + "/report";
+  // A run directory may come from someone else: its report/ must not lead the figures elsewhere.
+  if (!vm.count("out") && std::filesystem::is_symlink(ro.out_dir))
+    throw InputError(ro.out_dir + ": is a symbolic link; pass --out to choose where the report goes");
   if (vm.count("exact")) ro.exact_dir = vm["exact"].as<std::string>();
   ro.canvas = {vm["width"].as<int>(), vm["height"].as<int>()};
   ro.accuracy = vm["accuracy"].as<bool>();

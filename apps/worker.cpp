@@ -34,6 +34,8 @@ int run_worker(int argc, char** argv) {
       "threads", po::value<std::string>(), "threads per evaluation (problem option 'threads')")(
       "oracle-timeout", po::value<double>()->default_value(0), "external oracle: seconds before a run is killed")(
       "oracle-logs", po::value<std::string>(), "external oracle: directory for each evaluation's stderr")(
+      "trust-study-command", po::bool_switch(),
+      "external oracle: run the command recorded in the study (only for a study you or your team created)")(
       "quiet", po::bool_switch(), "no line per evaluation");
   const auto parsed = parse_command_line("dpareto worker STUDY [--study-name NAME] [options]",
                                          "dpareto worker svt.db --workers 2", options, argc, argv, {"study"});
@@ -57,6 +59,7 @@ int run_worker(int argc, char** argv) {
   if (!(overrides.oracle_timeout_seconds >= 0 && std::isfinite(overrides.oracle_timeout_seconds)))
     throw InputError("--oracle-timeout " + format_number(overrides.oracle_timeout_seconds) + ": expected seconds >= 0");
   if (vm.count("oracle-logs")) overrides.oracle_log_directory = vm["oracle-logs"].as<std::string>();
+  overrides.trust_study_command = vm["trust-study-command"].as<bool>();
 
   if (!study::storage_exists(location, storage_options))
     throw InputError("study " + study::shown_location(location) +

@@ -4,6 +4,7 @@
 # (docs/study.md, "Many machines: PostgreSQL and workers"). Create the study first.
 #
 # usage: experiments/cluster/ssh-workers.sh HOSTS_FILE URI STUDY_NAME [WORKER_FLAGS...]
+#        (an external-oracle study needs --trust-study-command among the WORKER_FLAGS)
 #        experiments/cluster/ssh-workers.sh --stop HOSTS_FILE STUDY_NAME
 #   HOSTS_FILE    one host a line (`host`, `user@host` or an ~/.ssh/config alias), optionally
 #                 followed by the number of threads (default: the host's `nproc`); `#` comments.

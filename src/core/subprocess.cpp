@@ -43,8 +43,8 @@ void reset_signals() {
 // stops it (SIGTERM) or dies (SIGHUP, its parent-death signal, sent even when dpareto is killed by
 // SIGKILL), and whenever the command exits, the command's whole group — the children it left in
 // the background included — is killed. The guardian then ends as the command did.
-[[noreturn]] void run_guardian(char* const* argv, char* const* envp, int null_fd, int out_fd, int err_fd,
-                               int status_write, pid_t parent) {
+[[noreturn]] void run_guardian(char* const* argv, char* const* envp, const char* working_directory, int null_fd,
+                               int out_fd, int err_fd, int status_write, pid_t parent) {
   // The guardian never execs, so close-on-exec does not apply to it: close every descriptor it
   // does not need, or it would keep dpareto's files open — a study's lock outliving a killed
   // dpareto, say — while it cleans up.
@@ -75,7 +75,7 @@ void reset_signals() {
     ::dup2(null_fd, 0);
     ::dup2(out_fd, 1);
     ::dup2(err_fd, 2);
-    ::execvpe(argv[0], argv, envp);
+    if (working_directory == nullptr || ::chdir(working_directory) == 0) ::execvpe(argv[0], argv, envp);
     const int e = errno;
     [[maybe_unused]] const auto n = ::write(status_write, &e, sizeof(e));
     ::_exit(127);
@@ -101,13 +101,14 @@ void reset_signals() {
 
 }  // namespace
 
-int start_process(char* const* argv, char* const* envp, int out_fd, int err_fd, pid_t& pid) {
+int start_process(char* const* argv, char* const* envp, int out_fd, int err_fd, pid_t& pid,
+                  const char* working_directory) {
   int status_pipe[2];
   if (::pipe2(status_pipe, O_CLOEXEC) != 0) return errno;
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   const pid_t parent = ::getpid();
   pid = ::fork();
-  if (pid == 0) run_guardian(argv, envp, null_fd, out_fd, err_fd, status_pipe[1], parent);
+  if (pid == 0) run_guardian(argv, envp, working_directory, null_fd, out_fd, err_fd, status_pipe[1], parent);
   const int fork_error = pid < 0 ? errno : 0;
   ::close(status_pipe[1]);
   if (null_fd >= 0) ::close(null_fd);

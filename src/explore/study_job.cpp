@@ -1,6 +1,7 @@
 #include "dpareto/explore/study_job.hpp"
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/explore/run_description.hpp"
 #include "dpareto/problems/external_command_problem.hpp"
 #include "dpareto/problems/registry.hpp"
@@ -16,6 +17,9 @@ std::unique_ptr<problems::Problem> study_problem(const study::Storage& study, co
     if (identity.problem == "external") {
       problems::ExternalCommandOptions options;
       options.command = identity.settings.at("command").get<std::string>();
+      if (!overrides.trust_study_command)
+        throw InputError(where + ": it would run the oracle command recorded in it, '" + printable(options.command) +
+                         "'; pass --trust-study-command if you trust it (or resume with --oracle-cmd and --space)");
       options.timeout_seconds = overrides.oracle_timeout_seconds;
       options.log_directory = overrides.oracle_log_directory;
       problem = std::make_unique<problems::ExternalCommandProblem>(

@@ -44,18 +44,25 @@ std::string read_maybe_gzip(const fs::path& path, Limit&& limit) {
   if (!f) throw InputError("cannot open " + path.string() + " (set --data-dir or DPARETO_DATA)");
   std::string data;
   char buf[1 << 16];
+  const auto corrupt = [&] {
+    int code = 0;
+    const std::string why = gzerror(f, &code);
+    gzclose(f);
+    return InputError(path.string() + ": corrupt gzip stream after " + std::to_string(data.size()) +
+                      " decompressed bytes (" + why + ")");
+  };
   for (;;) {
     const std::size_t want = std::min<std::size_t>(sizeof buf, limit(data) - std::min(limit(data), data.size()));
     if (want == 0) break;
     const int got = gzread(f, buf, static_cast<unsigned>(want));
-    if (got < 0) {
+    if (got < 0) throw corrupt();
+    if (got == 0) {
+      // The end of the input: for a gzip stream, only after its trailer (CRC and length) checked out.
       int code = 0;
-      const std::string why = gzerror(f, &code);
-      gzclose(f);
-      throw InputError(path.string() + ": corrupt gzip stream after " + std::to_string(data.size()) +
-                       " decompressed bytes (" + why + ")");
+      gzerror(f, &code);
+      if (code != Z_OK) throw corrupt();
+      break;
     }
-    if (got == 0) break;
     data.append(buf, static_cast<std::size_t>(got));
   }
   gzclose(f);
@@ -166,6 +173,10 @@ Dataset load_libsvm(const fs::path& path, int dimension) {
       if (index < 1 || index > dimension)
         throw InputError(at + "feature index " + std::to_string(index) + " outside [1, " + std::to_string(dimension) +
                          "] (the dimension)");
+      // LIBSVM lists a row's indices in ascending order; a repeat or a step back is a corrupt row.
+      if (!row.empty() && index - 1 <= row.back().first)
+        throw InputError(at + "feature index " + std::to_string(index) + " after " +
+                         std::to_string(row.back().first + 1) + ": indices must ascend");
       row.emplace_back(index - 1,
                        parse_feature(token.substr(colon + 1), at + "feature " + std::to_string(index) + " "));
     }

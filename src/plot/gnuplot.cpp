@@ -13,8 +13,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/core/subprocess.hpp"
 
 extern char** environ;
@@ -74,10 +76,14 @@ std::string gnuplot_error_line(const std::string& stderr_text) {
 
 struct Running {
   pid_t pid;
-  fs::path directory;
-  std::string output;
+  fs::path directory;  // gnuplot's private working directory: script, stderr and the figure
+  std::string figure;  // the figure's name inside it
+  std::string output;  // where the figure goes once gnuplot succeeded
 };
 
+// gnuplot runs without a shell, skips every init file (-d), works in a fresh private directory
+// and writes the figure there under a fixed name; dpareto then moves it into place itself, so a
+// run directory's symlinks (report/front.png -> ~/.bashrc) are replaced, never followed.
 Running start(const std::string& gnuplot, const GnuplotScript& script, const std::string& output, const Canvas& canvas,
               bool keep_script) {
   const Format format = format_from_path(output);
@@ -88,51 +94,56 @@ Running start(const std::string& gnuplot, const GnuplotScript& script, const std
   if (::mkdtemp(pattern.data()) == nullptr)
     throw Error("cannot create a temporary directory under " + fs::temp_directory_path().string());
   const fs::path directory(pattern);
+  const std::string figure = "figure" + lower_extension(output);
   const fs::path script_path = directory / "figure.gp";
-  const std::string body = terminal_header(format, canvas, output) + script.text() + "unset output\n";
-  {
-    std::ofstream out(script_path);
-    out << body;
-    if (!out) throw Error("cannot write " + script_path.string());
-  }
-  if (keep_script) {
-    std::ofstream kept(output + ".gp");
-    kept << body;
-  }
+  const std::string body = script.text() + "unset output\n";
+  write_file_atomically(script_path, terminal_header(format, canvas, figure) + body);
+  if (keep_script) write_file_atomically(output + ".gp", terminal_header(format, canvas, output) + body);
   const std::string err_path = (directory / "stderr.txt").string();
   const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  std::string arg0 = gnuplot, arg1 = script_path.string();
-  char* argv[] = {arg0.data(), arg1.data(), nullptr};
+  std::string arg0 = gnuplot, arg1 = "-d", arg2 = "figure.gp";
+  char* argv[] = {arg0.data(), arg1.data(), arg2.data(), nullptr};
   pid_t pid = 0;
-  const int rc = null_fd < 0 || err_fd < 0 ? errno : start_process(argv, environ, null_fd, err_fd, pid);
+  const int rc =
+      null_fd < 0 || err_fd < 0 ? errno : start_process(argv, environ, null_fd, err_fd, pid, directory.c_str());
   if (null_fd >= 0) ::close(null_fd);
   if (err_fd >= 0) ::close(err_fd);
   if (rc != 0) {
     fs::remove_all(directory);
     throw DependencyError("cannot run " + gnuplot + ": " + std::strerror(rc));
   }
-  return {pid, directory, output};
+  return {pid, directory, figure, output};
 }
 
-// Waits for one gnuplot process; returns the error message ("" on success) and cleans up.
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Waits for one gnuplot process, moves its figure into place; returns the error message ("" on
+// success) and cleans up.
 std::string finish(const Running& job) {
   int status = 0;
   reap(job.pid, status, true);
   std::string message;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::ifstream err(job.directory / "stderr.txt");
-    std::stringstream text;
-    text << err.rdbuf();
-    message = "gnuplot failed on " + job.output + ": " + gnuplot_error_line(text.str());
+    message = "gnuplot failed on " + job.output + ": " + gnuplot_error_line(read_file(job.directory / "stderr.txt"));
   } else {
     // gnuplot exits 0 even when it could not write its output (a full disk): success means a
     // non-empty file.
-    std::error_code ec;
-    const auto size = fs::file_size(job.output, ec);
-    if (ec || size == 0)
-      message =
-          "gnuplot wrote no figure to " + job.output + (ec ? " (" + ec.message() + ")" : " (empty file: disk full?)");
+    const std::string figure = read_file(job.directory / job.figure);
+    if (figure.empty()) {
+      message = "gnuplot wrote no figure for " + job.output + " (empty file: disk full?)";
+    } else {
+      try {
+        write_file_atomically(job.output, figure);
+      } catch (const Error& e) {
+        message = e.what();
+      }
+    }
   }
   std::error_code ignored;
   fs::remove_all(job.directory, ignored);
@@ -150,6 +161,11 @@ Format format_from_path(const std::string& path) {
 }
 
 std::string GnuplotScript::data(const std::string& name, const std::string& rows) {
+  // A datablock holds numbers only: a text row could end the block ("EOD") and run as commands.
+  const auto bad_name = std::find_if_not(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+  const auto bad_row = rows.find_first_not_of("0123456789+-.eEinfNa \t\n");
+  if (name.empty() || bad_name != name.end() || bad_row != std::string::npos)
+    throw Error("internal: datablock $" + printable(name) + " holds text (" + printable(rows.substr(bad_row == std::string::npos ? 0 : bad_row, 20)) + ")");
   data_ += "$" + name + " << EOD\n" + rows;
   if (!rows.empty() && rows.back() != '\n') data_ += "\n";
   data_ += "EOD\n";
@@ -166,16 +182,19 @@ std::string GnuplotScript::text() const {
 }
 
 std::string literal(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
+  // Single quotes: gnuplot expands neither backquotes (`cmd`) nor @macros in them, and knows no
+  // escape but '' for a quote. A newline would end the command, so it is spliced in as the
+  // constant "\n" by string concatenation.
+  std::string out = "'";
+  for (const char c : clean_utf8(text)) {
+    if (c == '\'')
+      out += "''";
+    else if (c == '\n')
+      out += "'.\"\\n\".'";
+    else
+      out += c;
   }
-  return out + "\"";
+  return out + "'";
 }
 
 std::string number(double value) {

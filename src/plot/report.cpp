@@ -1,12 +1,13 @@
 #include "dpareto/plot/report.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <optional>
 
+#include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/plot/figure_style.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/hv_figure.hpp"
@@ -25,9 +26,25 @@ std::string file_safe(const std::string& text) {
   return out;
 }
 
-std::string markdown_cell(const std::string& text) {
+// Text from a file, shown as plain text by any Markdown viewer: no HTML (< > & as entities), no
+// link, image, emphasis, code span or table cell boundary (those characters backslash-escaped,
+// CommonMark §2.4), one line, valid UTF-8.
+std::string markdown_text(const std::string& text) {
   std::string out;
-  for (const char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  for (const char c : clean_utf8(text)) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '\n': out += ' '; break;
+      case '\\': case '`': case '*': case '_': case '[': case ']': case '(': case ')': case '{': case '}':
+      case '!': case '|': case '~': case '$': case '#':
+        out += '\\';
+        out += c;
+        break;
+      default: out += c;
+    }
+  }
   return out;
 }
 
@@ -38,7 +55,7 @@ std::string front_table(const LabelledRun& run) {
   std::string md = "| id | phase |";
   std::string rule = "|---:|---|";
   for (const auto& name : run.data.info.parameter_names) {
-    md += " " + markdown_cell(name) + " |";
+    md += " " + markdown_text(name) + " |";
     rule += "---:|";
   }
   md += " ε | utility (mean) | utility min | utility max |\n";
@@ -46,7 +63,7 @@ std::string front_table(const LabelledRun& run) {
   md += rule;
   for (const std::size_t i : front) {
     const auto& r = records[i];
-    md += "| " + std::to_string(r.id) + " | " + r.phase + " |";
+    md += "| " + std::to_string(r.id) + " | " + markdown_text(r.phase) + " |";
     for (const double v : r.params) md += " " + format_number(v) + " |";
     md += " " + format_number(r.epsilon) + " | " + format_number(r.utility) + " | " + format_number(r.utility_min) +
           " | " + format_number(r.utility_max) + " |\n";
@@ -146,7 +163,7 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
   std::string md = "# dpareto report\n\n";
   if (!unreadable.empty()) {
     md += "## Inputs left out\n\n";
-    for (const auto& u : unreadable) md += "- " + markdown_cell(u) + "\n";
+    for (const auto& u : unreadable) md += "- " + markdown_text(u) + "\n";
     md += "\n";
   }
   md +=
@@ -157,26 +174,26 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
     const auto& info = run.data.info;
     std::size_t failed = 0;
     for (const auto& r : run.data.records) failed += !r.ok();
-    md += "| " + markdown_cell(run.directory) + " | " + info.problem + " | " + info.method + " | " +
+    md += "| " + markdown_text(run.directory) + " | " + markdown_text(info.problem) + " | " +
+          markdown_text(info.method) + " | " +
           (info.seed ? std::to_string(*info.seed) : "os") + " | " + std::to_string(run.data.records.size()) + " | " +
           std::to_string(failed) + " | " +
           (run.data.hv_history.empty() ? "–" : format_number(run.data.hv_history.back())) + " | (" +
           format_number(info.objectives[0].reference) + ", " + format_number(info.objectives[1].reference) + ") | " +
-          info.hv_axis + " |\n";
+          markdown_text(info.hv_axis) + " |\n";
   }
   md += "\n## Figures\n\n";
-  for (const auto& [heading, file] : sections) md += "### " + heading + "\n\n![" + heading + "](" + file + ")\n\n";
+  for (const auto& [heading, file] : sections)
+    md += "### " + markdown_text(heading) + "\n\n![" + markdown_text(heading) + "](" + file + ")\n\n";
   if (!result.problems.empty()) {
     md += "Figures replaced by a message:\n\n";
-    for (const auto& p : result.problems) md += "- " + markdown_cell(p) + "\n";
+    for (const auto& p : result.problems) md += "- " + markdown_text(p) + "\n";
     md += "\n";
   }
   md += "## Fronts\n\n";
-  for (const auto& run : runs) md += "### " + markdown_cell(run.label) + "\n\n" + front_table(run) + "\n";
+  for (const auto& run : runs) md += "### " + markdown_text(run.label) + "\n\n" + front_table(run) + "\n";
   result.markdown = (fs::path(options.out_dir) / "report.md").string();
-  std::ofstream out(result.markdown);
-  out << md;
-  if (!out) throw Error("cannot write " + result.markdown);
+  write_file_atomically(result.markdown, md);
   return result;
 }
 

@@ -114,8 +114,10 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   }
   const int lot_lo = mnist ? 16 : 8;
   if (data_.train.size() < lot_lo)
-    throw InputError("option train_subset=" + std::to_string(subset) + ": expected at least " + std::to_string(lot_lo) +
-                     " (the smallest lot)");
+    throw InputError(subset > 0 ? "option train_subset=" + std::to_string(subset) + ": expected at least " +
+                                      std::to_string(lot_lo) + " (the smallest lot)"
+                                : spec_.name + ": the training data holds " + std::to_string(data_.train.size()) +
+                                      " example(s), fewer than the smallest lot " + std::to_string(lot_lo));
   space_ = space::Space(dp_training_parameters(mnist, max_epochs, data_.train.size()));
 
   settings_ = {{"model", spec_.architecture.name},

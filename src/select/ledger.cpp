@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
+#include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -198,14 +198,11 @@ nlohmann::json Ledger::to_json() const {
 void Ledger::save() const {
   std::error_code ec;
   if (file_.has_parent_path()) fs::create_directories(file_.parent_path(), ec);
-  const fs::path tmp = file_.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << to_json().dump(1) << "\n";
-    if (!out.flush()) throw InputError("ledger " + file_.string() + ": cannot write " + tmp.string());
+  try {
+    write_file_atomically(file_, to_json().dump(1) + "\n");
+  } catch (const InputError& e) {
+    throw InputError("ledger " + file_.string() + ": " + e.what());
   }
-  fs::rename(tmp, file_, ec);
-  if (ec) throw InputError("ledger " + file_.string() + ": cannot replace it (" + ec.message() + ")");
 }
 
 fs::path default_ledger_path(const std::string& dataset_id) {

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <sstream>
 
+#include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/printable.hpp"
 
@@ -33,8 +35,7 @@ void write_model_file(const std::string& path, const ModelFile& model) {
   if (model.architecture.size() > std::numeric_limits<std::uint32_t>::max() ||
       static_cast<std::uint64_t>(model.weights.size()) > std::numeric_limits<std::uint32_t>::max())
     throw InputError(path + ": model too large for the DPMODEL1 format");
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(path + ": cannot open for writing");
+  std::ostringstream out;
   out.write(kMagic, sizeof kMagic);
   put_u32(out, static_cast<std::uint32_t>(model.architecture.size()));
   out.write(model.architecture.data(), static_cast<std::streamsize>(model.architecture.size()));
@@ -45,8 +46,7 @@ void write_model_file(const std::string& path, const ModelFile& model) {
     std::memcpy(&bits, &w, 4);
     put_u32(out, bits);
   }
-  out.close();
-  if (!out) throw InputError(path + ": write failed");
+  write_file_atomically(path, out.str());
 }
 
 ModelFile read_model_file(const std::string& path, const ModelExpectation* expected) {

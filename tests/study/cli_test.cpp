@@ -245,7 +245,7 @@ TEST_CASE("CLI: processes on one host share an SQLite study: explore and two wor
   std::vector<pid_t> workers;
   for (int w = 0; w < 2; ++w) {
     const auto wdir = temp_root.dir("shared-worker" + std::to_string(w));
-    workers.push_back(spawn(wdir, {"worker", study, "--quiet"}));
+    workers.push_back(spawn(wdir, {"worker", study, "--quiet", "--trust-study-command"}));
   }
   int status = 0;
   REQUIRE(::waitpid(explore, &status, 0) == explore);
@@ -264,4 +264,31 @@ TEST_CASE("CLI: processes on one host share an SQLite study: explore and two wor
   CHECK(settings.size() == 24);  // every process saw the others' running trials as pending
   const auto completed = db.completed();
   for (std::size_t i = 0; i < completed.size(); ++i) CHECK(completed[i].id == static_cast<int>(i) + 1);
+}
+
+TEST_CASE("CLI: a study's recorded oracle command runs only with --trust-study-command") {
+  const auto dir = temp_root.dir("trust");
+  const std::string study = (dir / "s.db").string();
+  // A study made elsewhere whose command would create MARK.
+  const std::string mark = (dir / "MARK").string();
+  std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
+  const std::string command = "sh -c 'touch " + mark + R"(; echo {\"epsilon\": 1, \"utility\": 0.5}' {x})";
+  REQUIRE(run(dir, {"explore", "--space", "space.json", "--oracle-cmd", command, "--budget", "2", "--init", "2",
+                    "--seed", "1", "--study", study, "--out", "first"})
+              .status == 0);
+  fs::remove(mark);
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"explore", "--study", study, "--budget", "4", "--out", "second"}, {"worker", study, "--quiet"}}) {
+    INFO(args[0]);
+    const auto refused = run(dir, args);
+    CHECK(refused.status == 2);
+    CHECK(refused.err.find("would run the oracle command recorded in it, 'sh -c 'touch " + mark) != std::string::npos);
+    CHECK(refused.err.find("pass --trust-study-command") != std::string::npos);
+    CHECK_FALSE(fs::exists(mark));
+  }
+  CHECK(StudyDatabase::open(study, StudyDatabase::Access::read_only).trials().size() == 2);
+  REQUIRE(run(dir, {"explore", "--study", study, "--budget", "4", "--out", "second", "--trust-study-command"}).status ==
+          0);
+  CHECK(fs::exists(mark));
+  CHECK(StudyDatabase::open(study, StudyDatabase::Access::read_only).trials().size() == 4);
 }

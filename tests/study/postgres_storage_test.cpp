@@ -160,7 +160,7 @@ TEST_CASE("postgres: workers in several processes share one budget; every trial 
   for (int w = 0; w < 3; ++w) {
     const auto wdir = root.dir("worker" + std::to_string(w));
     pids.push_back(spawn_cli(
-        wdir, {"worker", uri, "--study-name", name, "--workers", w == 0 ? "2" : "1", "--heartbeat", "1", "--quiet"}));
+        wdir, {"worker", uri, "--study-name", name, "--workers", w == 0 ? "2" : "1", "--heartbeat", "1", "--quiet", "--trust-study-command"}));
   }
   for (const pid_t pid : pids) {
     REQUIRE(::waitpid(pid, &status, 0) == pid);

@@ -44,10 +44,11 @@ struct CliRun {
 
 #ifdef DPARETO_CLI
 // Runs `dpareto ARGS` (ARGS as a shell would split them), in `dir` when one is given, and collects
-// its output.
-inline CliRun run_cli(const std::string& args, const std::filesystem::path& dir = {}) {
+// its output; with `kill_after_seconds`, a run still going then is killed (status 137).
+inline CliRun run_cli(const std::string& args, const std::filesystem::path& dir = {}, int kill_after_seconds = 0) {
   const std::string cd = dir.empty() ? "" : "cd '" + dir.string() + "' && ";
-  const std::string command = cd + std::string(DPARETO_CLI) + " " + args + " 2>&1";
+  const std::string limit = kill_after_seconds > 0 ? "timeout -s KILL " + std::to_string(kill_after_seconds) + " " : "";
+  const std::string command = cd + limit + std::string(DPARETO_CLI) + " " + args + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string output;

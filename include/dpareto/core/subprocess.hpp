@@ -12,8 +12,10 @@ namespace dpareto {
 // command exits, when kill_group(pid) stops it, and when dpareto dies, even by SIGKILL (the
 // guardian's parent-death signal). The guardian exits as the command did. Returns 0, or the errno
 // of the failed fork/exec (everything is then already reaped). Between fork and exec only
-// async-signal-safe calls are made (dpareto is multi-threaded).
-int start_process(char* const* argv, char* const* envp, int out_fd, int err_fd, pid_t& pid);
+// async-signal-safe calls are made (dpareto is multi-threaded). With `working_directory`, the
+// command starts there (a failed chdir is reported as its errno, like a failed exec).
+int start_process(char* const* argv, char* const* envp, int out_fd, int err_fd, pid_t& pid,
+                  const char* working_directory = nullptr);
 
 // waitpid that retries on EINTR: true once `pid` has been reaped (or there is nothing to wait
 // for), false when `block` is false and it is still running.

@@ -17,6 +17,9 @@ struct HostOverrides {
   problems::ProblemOptions problem_options;  // data_dir, threads
   double oracle_timeout_seconds = 0;
   std::string oracle_log_directory;
+  // An external oracle's command is run from the study only when the user says so
+  // (--trust-study-command): a study file from elsewhere may hold any command.
+  bool trust_study_command = false;
 };
 
 // InputError naming the study when the problem cannot be rebuilt here or differs from the study's.

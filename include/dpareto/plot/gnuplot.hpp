@@ -21,7 +21,8 @@ struct Canvas {
 class GnuplotScript {
  public:
   // Adds the datablock `$name` holding `rows` (whitespace-separated columns, one row per line,
-  // blank lines separating scans/blocks) and returns its reference "$name".
+  // blank lines separating scans/blocks) and returns its reference "$name". Rows hold numbers
+  // only (NaN, inf included); anything else is an internal Error, never script text.
   std::string data(const std::string& name, const std::string& rows);
   // Appends one gnuplot command (or several lines).
   void command(const std::string& text);
@@ -33,7 +34,9 @@ class GnuplotScript {
   std::string commands_;
 };
 
-// A gnuplot string literal (double-quoted, escaped) for titles, labels and file names.
+// The one way text reaches a gnuplot script: a string constant (single-quoted; valid UTF-8, control
+// characters but newlines made spaces) that gnuplot never expands, for titles, labels and colours.
+// Text drawn in enhanced mode must also be marked noenhanced where it comes from a file.
 std::string literal(const std::string& text);
 // A number as gnuplot reads it (shortest round-trip; "NaN" for non-finite values so gnuplot
 // skips the point).
