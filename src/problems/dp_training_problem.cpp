@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <thread>
 
 #include "dpareto/core/checksum.hpp"
 #include "dpareto/core/error.hpp"
@@ -64,10 +63,6 @@ learn::Split load(DataSource source, const std::string& data_dir) {
   throw InputError("unknown data source");
 }
 
-int default_threads() {
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
 }  // namespace
 
 DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& options)
@@ -82,7 +77,7 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   const int max_epochs = option_int(options, "max_epochs", mnist ? 400 : 64);
   repeats_ = option_int(options, "repeats", 10);
   if (repeats_ > 10000) throw InputError("option repeats=" + std::to_string(repeats_) + ": at most 10000");
-  threads_ = option_int(options, "threads", default_threads());
+  threads_ = option_threads(options);
   const std::string data_dir = option_string(options, "data_dir", "");
   // Poisson lots by default: at the same target they need far less noise than fixed-size lots under
   // replace-one (q = 0.01, T = 10^4, epsilon 1: sigma 4.13 with noise L*sigma, against 8.17 with
@@ -94,7 +89,6 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
   if (subset < 0) throw InputError("option train_subset=" + std::to_string(subset) + ": expected >= 0 (0 = all)");
   if (max_epochs < 1) throw InputError("option max_epochs=" + std::to_string(max_epochs) + ": expected >= 1");
   if (repeats_ < 1) throw InputError("option repeats=" + std::to_string(repeats_) + ": expected >= 1");
-  if (threads_ < 1) throw InputError("option threads=" + std::to_string(threads_) + ": expected >= 1");
 
   data_ = load(spec_.data, data_dir);
   for (const learn::Dataset* part : {&data_.train, &data_.test})

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <thread>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -37,11 +36,10 @@ OutputPerturbationProblem::OutputPerturbationProblem(const ProblemOptions& optio
   const int subset = option_int(options, "train_subset", 0);
   repeats_ = option_int(options, "repeats", 10);
   if (repeats_ > 10000) throw InputError("option repeats=" + std::to_string(repeats_) + ": at most 10000");
-  threads_ = option_int(options, "threads", std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+  threads_ = option_threads(options);
   const std::string data_dir = option_string(options, "data_dir", "");
   if (subset < 0) throw InputError("option train_subset=" + std::to_string(subset) + ": expected >= 0 (0 = all)");
   if (repeats_ < 1) throw InputError("option repeats=" + std::to_string(repeats_) + ": expected >= 1");
-  if (threads_ < 1) throw InputError("option threads=" + std::to_string(threads_) + ": expected >= 1");
   const auto dir = learn::resolve_data_dir(data_dir);
   learn::Split raw = learn::load_adult(dir);
   if (subset > 0 && subset < raw.train.size()) {
@@ -50,7 +48,7 @@ OutputPerturbationProblem::OutputPerturbationProblem(const ProblemOptions& optio
     std::iota(rows.begin(), rows.end(), 0);
     raw.train = raw.train.subset(rows);
   }
-  data_ = {prepare(raw.train), prepare(raw.test)};
+  data_ = {prepare(raw.train), prepare(raw.test), raw.train_files};
   space_ = space::Space(output_perturbation_parameters());
   settings_ = {{"model", "logreg (output perturbation, Wu et al. 2017 Alg. 2)"},
                {"dataset", "adult (a9a), bias feature appended, rows L2-normalized"},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <thread>
 
 #include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
@@ -61,6 +62,15 @@ double option_double(const ProblemOptions& options, const std::string& key, doub
   const double v = parse_option<double>(options, key, fallback, "a number");
   if (!std::isfinite(v)) throw InputError("option " + key + ": expected a finite number");
   return v;
+}
+
+int option_threads(const ProblemOptions& options) {
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = option_int(options, "threads", cores);
+  if (threads < 1 || threads > 64 * cores)
+    throw InputError("option threads=" + std::to_string(threads) + ": expected 1.." + std::to_string(64 * cores) +
+                     " (at most 64 per core; this host has " + std::to_string(cores) + ")");
+  return threads;
 }
 
 std::string option_string(const ProblemOptions& options, const std::string& key, const std::string& fallback) {

@@ -41,6 +41,9 @@ struct ProblemRegistration {
 int option_int(const ProblemOptions& options, const std::string& key, int fallback);
 double option_double(const ProblemOptions& options, const std::string& key, double fallback);
 std::string option_string(const ProblemOptions& options, const std::string& key, const std::string& fallback);
+// The `threads` option: default this host's cores; 0, negative, or more than 64 threads per core
+// of this host is an error naming the value.
+int option_threads(const ProblemOptions& options);
 void reject_unknown_options(const ProblemOptions& options, const std::vector<std::string>& known,
                             const std::string& problem_name);
 
