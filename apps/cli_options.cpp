@@ -24,6 +24,17 @@ std::vector<std::string> flag_names(const po::options_description& options, cons
   return names;
 }
 
+// Boost.Program_options (1.74) loops forever when it words an error about text that holds one of its
+// message placeholders (a value "%value%", a flag "--%canonical_option%"): such text is refused
+// before Boost sees it (fuzz finding, fuzz/config.cpp).
+void refuse_placeholders(const std::string& text, const std::string& where) {
+  for (const char* placeholder :
+       {"%canonical_option%", "%invalid_line%", "%option%", "%original_token%", "%prefix%", "%value%"})
+    if (text.find(placeholder) != std::string::npos)
+      throw InputError(where + "'" + printable(text) + "' holds " + placeholder +
+                       ", which the flag parser reserves for its messages");
+}
+
 // Stores a config file's flags line by line (the command line, stored first, wins), so that every
 // error names the file and line: an unknown flag, a bad value, a flag given twice, a line that is
 // not `flag = value`.
@@ -36,6 +47,7 @@ void store_config_file(const std::string& path, const po::options_description& o
     const std::string where = "--config " + path + ":" + std::to_string(number);
     const auto start = line.find_first_not_of(" \t\r");
     if (start == std::string::npos || line[start] == '#' || line[start] == '[') continue;
+    refuse_placeholders(line, where + ": ");
     const auto eq = line.find('=');
     if (eq == std::string::npos) throw InputError(where + ": '" + printable(line) + "' is not 'flag = value'");
     std::string name = line.substr(start, eq - start);
@@ -65,6 +77,7 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
   for (std::size_t i = 0; i < positional.size(); ++i)
     pos.add(positional[i].c_str(), i + 1 == positional.size() ? -1 : 1);
   po::variables_map vm;
+  for (int i = 1; i < argc; ++i) refuse_placeholders(argv[i], std::string(argv[0]) + ": argument ");
   try {
     po::store(po::command_line_parser(argc, argv).options(options).positional(pos).run(), vm);
     if (vm.count("help")) {
@@ -105,7 +118,7 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
     double v = 0;
     const auto res = std::from_chars(item.data(), item.data() + item.size(), v);
     if (item.empty() || res.ec != std::errc() || res.ptr != item.data() + item.size())
-      throw InputError(flag + ": '" + item + "' in '" + text + "' is not a number");
+      throw InputError(flag + ": '" + printable(item) + "' in '" + printable(text) + "' is not a number");
     values.push_back(v);
     start = end + 1;
   }

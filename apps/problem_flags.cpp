@@ -1,6 +1,7 @@
 #include "problem_flags.hpp"
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::apps {
 
@@ -20,10 +21,12 @@ problems::ProblemOptions problem_options_from(const po::variables_map& vm) {
   if (vm.count("set")) {
     for (const auto& item : vm["set"].as<std::vector<std::string>>()) {
       const auto eq = item.find('=');
-      if (eq == std::string::npos || eq == 0) throw InputError("--set " + item + ": expected key=value");
+      // A flag's text, or a --config line's: echoed through printable(), on one line.
+      if (eq == std::string::npos || eq == 0) throw InputError("--set " + printable(item) + ": expected key=value");
       const std::string key = item.substr(0, eq);
       if (options.count(key))
-        throw InputError("--set " + key + " given twice (" + key + "=" + options[key] + " and " + item + ")");
+        throw InputError("--set " + printable(key) + " given twice (" + printable(key + "=" + options[key]) + " and " +
+                         printable(item) + ")");
       options[key] = item.substr(eq + 1);
     }
   }

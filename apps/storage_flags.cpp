@@ -4,6 +4,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::apps {
 
@@ -26,7 +27,7 @@ study::StorageOptions storage_options_from(const po::variables_map& vm) {
   if (vm.count("study-name")) {
     options.study_name = vm["study-name"].as<std::string>();
     if (options.study_name.empty() || options.study_name.size() > 200)
-      throw InputError("--study-name '" + options.study_name + "': expected 1 to 200 characters");
+      throw InputError("--study-name '" + printable(options.study_name) + "': expected 1 to 200 characters");
   }
   const auto seconds = [&](const char* flag, double& into, double least) {
     if (!vm.count(flag)) return;

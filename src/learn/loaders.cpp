@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string_view>
 
@@ -40,32 +41,30 @@ std::string read_text(const fs::path& path) {
 template <typename Limit>
 std::string read_maybe_gzip(const fs::path& path, Limit&& limit) {
   check_regular(path);
-  gzFile f = gzopen(path.string().c_str(), "rb");
+  // Closed however the read ends: `limit` throws for a header that declares too much.
+  const std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.string().c_str(), "rb"), gzclose);
   if (!f) throw InputError("cannot open " + path.string() + " (set --data-dir or DPARETO_DATA)");
   std::string data;
   char buf[1 << 16];
   const auto corrupt = [&] {
     int code = 0;
-    const std::string why = gzerror(f, &code);
-    gzclose(f);
     return InputError(path.string() + ": corrupt gzip stream after " + std::to_string(data.size()) +
-                      " decompressed bytes (" + why + ")");
+                      " decompressed bytes (" + gzerror(f.get(), &code) + ")");
   };
   for (;;) {
     const std::size_t want = std::min<std::size_t>(sizeof buf, limit(data) - std::min(limit(data), data.size()));
     if (want == 0) break;
-    const int got = gzread(f, buf, static_cast<unsigned>(want));
+    const int got = gzread(f.get(), buf, static_cast<unsigned>(want));
     if (got < 0) throw corrupt();
     if (got == 0) {
       // The end of the input: for a gzip stream, only after its trailer (CRC and length) checked out.
       int code = 0;
-      gzerror(f, &code);
+      gzerror(f.get(), &code);
       if (code != Z_OK) throw corrupt();
       break;
     }
     data.append(buf, static_cast<std::size_t>(got));
   }
-  gzclose(f);
   return data;
 }
 
@@ -213,6 +212,11 @@ Dataset load_idx(const fs::path& images, const fs::path& labels, int num_classes
   const auto isz = idx_header(img, images, 2051, 3);
   const auto lsz = idx_header(lab, labels, 2049, 1);
   if (isz[0] == 0) throw InputError(images.string() + ": the header declares 0 images (byte offset 4)");
+  // rows × cols is a row of the dataset (an int): 0 or beyond 2^31 - 1 is refused, never wrapped.
+  const std::uint64_t pixels = std::uint64_t{isz[1]} * isz[2];
+  if (pixels == 0 || pixels > std::numeric_limits<int>::max())
+    throw InputError(images.string() + ": images of " + std::to_string(isz[1]) + " x " + std::to_string(isz[2]) +
+                     " pixels (byte offset 8): expected 1 to 2^31 - 1 pixels per image");
   if (isz[0] != lsz[0])
     throw InputError(labels.string() + ": " + std::to_string(lsz[0]) + " labels at byte offset 4: expected " +
                      std::to_string(isz[0]) + " (the image count of " + images.string() + ")");
@@ -223,11 +227,10 @@ Dataset load_idx(const fs::path& images, const fs::path& labels, int num_classes
       throw InputError(labels.string() + ": label " + std::to_string(y[i]) + " at byte offset " +
                        std::to_string(8 + i) + ": expected 0.." + std::to_string(num_classes - 1));
   }
-  std::vector<std::uint8_t> pixels(img.begin() + 16, img.end());
+  std::vector<std::uint8_t> bytes(img.begin() + 16, img.end());
   img.clear();
   img.shrink_to_fit();
-  return Dataset::from_bytes(std::move(pixels), static_cast<int>(isz[1] * isz[2]), std::move(y), num_classes,
-                             1.0f / 255.0f);
+  return Dataset::from_bytes(std::move(bytes), static_cast<int>(pixels), std::move(y), num_classes, 1.0f / 255.0f);
 }
 
 Dataset load_csv(const fs::path& path, const std::string& label_column, int num_classes) {
@@ -273,7 +276,7 @@ Dataset load_csv(const fs::path& path, const std::string& label_column, int num_
                            std::to_string(num_classes - 1));
         labels.push_back(y);
       } else {
-        values.push_back(parse_feature(fields[i], at + "column '" + header[i] + "' "));
+        values.push_back(parse_feature(fields[i], at + "column '" + printable(header[i]) + "' "));
       }
     }
   });

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::pareto {
 
@@ -10,7 +11,7 @@ Objective known_objective(const std::string& name) {
   if (name == "epsilon") return {"epsilon", {"epsilon", "delta"}, false, Transform::log, 10, true};
   if (name == "error") return {"error", {"utility", "utility_min", "utility_max"}, true, Transform::logit, 1, false};
   if (name == "train_seconds") return {"train_seconds", {"train_seconds"}, false, Transform::log, 3600, false};
-  throw InputError("objective '" + name + "': not one of epsilon, error, train_seconds");
+  throw InputError("objective '" + printable(name) + "': not one of epsilon, error, train_seconds");
 }
 
 Objectives Objectives::privacy_utility(double reference_epsilon, double reference_error) {

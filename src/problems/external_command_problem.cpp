@@ -175,7 +175,8 @@ ExternalCommandProblem::ExternalCommandProblem(space::Space space, ExternalComma
       literal(c);
     }
   }
-  if (quote != 0) throw InputError(src + ": unterminated " + std::string(1, quote) + " quote in '" + t + "'");
+  if (quote != 0)
+    throw InputError(src + ": unterminated " + std::string(1, quote) + " quote in '" + printable(t) + "'");
   if (in_word) words_.push_back(std::move(word));
   if (words_.empty()) throw InputError(src + ": the command is empty");
 }
@@ -379,7 +380,7 @@ ExternalCommandProblem::Output parse_oracle_output(const std::string& text, doub
     } catch (const InputError& e) {
       out.message = "output " + excerpt(last_line(text)) + " " + e.what() + " (expected a flat JSON object)";
       return out;
-    } catch (const nlohmann::json::parse_error&) {
+    } catch (const nlohmann::json::exception&) {  // not JSON, or a number beyond double (1e999)
       out.message = text.find_first_not_of(" \t\r\n") == std::string::npos
                         ? "the command printed nothing on stdout (expected a JSON object)"
                         : "unparseable output " + excerpt(text) + " (expected a JSON object)";

@@ -13,7 +13,7 @@ CandidateFile candidates_from_json(const nlohmann::json& document, const std::st
   if (!document.is_object()) throw InputError(source + ": expected a JSON object with \"problem\" and \"candidates\"");
   for (const auto& [key, value] : document.items()) {
     if (key != "problem" && key != "candidates" && key != "measured_on")
-      throw InputError(source + ": unknown key \"" + key + "\"");
+      throw InputError(source + ": unknown key \"" + printable(key) + "\"");
   }
   CandidateFile file;
   file.source = source;
@@ -34,7 +34,7 @@ CandidateFile candidates_from_json(const nlohmann::json& document, const std::st
     std::map<std::string, double> values;
     for (const auto& [name, value] : candidate.items()) {
       if (!value.is_number() || !std::isfinite(value.get<double>())) {
-        throw InputError(where + ": value of \"" + name + "\" is not a finite number");
+        throw InputError(where + ": value of \"" + printable(name) + "\" is not a finite number");
       }
       values[name] = value.get<double>();
     }
@@ -48,7 +48,7 @@ MeasuredOn measured_on_from_json(const nlohmann::json& value, const std::string&
   if (!value.is_object()) throw InputError(where + " must be an object");
   for (const auto& [key, v] : value.items())
     if (key != "data_role" && key != "split" && key != "proxy_fraction" && key != "data_id" && key != "features")
-      throw InputError(where + ": unknown key \"" + key + "\"");
+      throw InputError(where + ": unknown key \"" + printable(key) + "\"");
   const auto text = [&](const char* key, std::initializer_list<const char*> allowed) {
     if (!value.contains(key) || !value[key].is_string()) throw InputError(where + ": \"" + key + "\" must be a string");
     const std::string v = value[key].get<std::string>();
@@ -102,7 +102,15 @@ std::optional<MeasuredOn> measured_on_from_settings(const nlohmann::json& settin
     }
     throw InputError(where + ": setting " + key + " '" + printable(t) + "' is not a number");
   };
-  j["features"] = settings.contains("features") ? static_cast<long long>(number("features")) : 0;
+  j["features"] = 0;
+  if (settings.contains("features")) {
+    // Checked before the conversion: 1e30 or nan would not fit a long long (undefined behaviour).
+    const double features = number("features");
+    if (!(features >= 0 && features <= 1e8 && features == std::floor(features)))
+      throw InputError(where + ": setting features '" + printable(text("features", "")) +
+                       "' is not a whole number in [0, 1e8]");
+    j["features"] = static_cast<long long>(features);
+  }
   if (j["split"] != "all") j["proxy_fraction"] = number("proxy_fraction");
   return measured_on_from_json(j, where);
 }

@@ -67,7 +67,8 @@ std::size_t Space::index_of(const std::string& name) const {
     known += (known.empty() ? "" : ", ") + p.name;
     names.push_back(p.name);
   }
-  throw InputError("unknown parameter '" + name + "'" + did_you_mean(name, names) + " (known: " + known + ")");
+  throw InputError("unknown parameter '" + printable(name) + "'" + did_you_mean(name, names) + " (known: " + known +
+                   ")");
 }
 
 std::vector<double> Space::to_unit(const Params& params) const {
@@ -153,16 +154,24 @@ Params Space::parse(const std::string& text, const std::string& source) const {
     const auto end = std::min(text.find(',', start), text.size());
     const std::string item = text.substr(start, end - start);
     const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) throw InputError(source + ": '" + item + "' is not of the form name=value");
+    // The text is the user's (a flag, a file): echoed only through printable(), on one line.
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(source + ": '" + printable(item) + "' is not of the form name=value");
     const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
-    const std::size_t i = index_of(name);
+    std::size_t i = 0;
+    try {
+      i = index_of(name);
+    } catch (const InputError& e) {
+      throw InputError(source + ": " + e.what());
+    }
     if (given[i]) throw InputError(source + ": parameter '" + name + "' given twice");
     double x = 0;
     const auto res = std::from_chars(value.data(), value.data() + value.size(), x);
     if (value.empty() || res.ec != std::errc() || res.ptr != value.data() + value.size() || !std::isfinite(x))
-      throw InputError(source + ": value '" + value + "' of parameter '" + name + "' is not a finite number");
+      throw InputError(source + ": value '" + printable(value) + "' of parameter '" + name +
+                       "' is not a finite number");
     if (parameters_[i].kind == Kind::integer && x != std::round(x))
-      throw InputError(source + ": parameter '" + name + "' is an integer, got " + value);
+      throw InputError(source + ": parameter '" + name + "' is an integer, got " + printable(value));
     v[i] = x;
     given[i] = true;
     start = end + 1;

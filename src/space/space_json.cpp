@@ -5,6 +5,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::space {
 namespace {
@@ -33,7 +34,7 @@ Space space_from_json(const nlohmann::json& document, const std::string& source)
   if (!document.is_object() || !document.contains("parameters") || !document.at("parameters").is_array())
     throw InputError(source + ": expected an object {\"parameters\": [...]}");
   for (const auto& [key, value] : document.items())
-    if (key != "parameters") throw InputError(source + ": unknown key \"" + key + "\"");
+    if (key != "parameters") throw InputError(source + ": unknown key \"" + printable(key) + "\"");
   const auto& list = document.at("parameters");
   if (list.empty()) throw InputError(source + ": \"parameters\" is empty");
   static const std::set<std::string> known{"name", "kind", "low", "high", "scale"};
@@ -44,24 +45,24 @@ Space space_from_json(const nlohmann::json& document, const std::string& source)
     if (!entry.is_object()) throw InputError(where + ": expected an object, got " + entry.dump());
     Parameter p;
     p.name = text_field(entry, "name", where, "");
-    where += " ('" + p.name + "')";
+    where += " ('" + printable(p.name) + "')";
     for (const auto& [key, value] : entry.items())
       if (!known.count(key))
-        throw InputError(where + ": unknown key \"" + key + "\" (known: name, kind, low, high, scale)");
+        throw InputError(where + ": unknown key \"" + printable(key) + "\" (known: name, kind, low, high, scale)");
     const std::string kind = text_field(entry, "kind", where, "");
     if (kind == "continuous")
       p.kind = Kind::continuous;
     else if (kind == "integer")
       p.kind = Kind::integer;
     else
-      throw InputError(where + ": unknown kind \"" + kind + "\" (expected continuous or integer)");
+      throw InputError(where + ": unknown kind \"" + printable(kind) + "\" (expected continuous or integer)");
     const std::string scale = text_field(entry, "scale", where, "linear");
     if (scale == "linear")
       p.scale = Scale::linear;
     else if (scale == "log")
       p.scale = Scale::log;
     else
-      throw InputError(where + ": unknown scale \"" + scale + "\" (expected linear or log)");
+      throw InputError(where + ": unknown scale \"" + printable(scale) + "\" (expected linear or log)");
     p.low = bound(entry, "low", where);
     p.high = bound(entry, "high", where);
     parameters.push_back(std::move(p));

@@ -16,6 +16,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_database.hpp"
@@ -465,7 +466,7 @@ class PostgresStorage : public Storage {
       r.status = parse_evaluation_status(rows.text(i, 3), row);
       if (!rows.is_null(i, 1)) {
         r.id = std::atoi(rows.text(i, 1).c_str());
-        if (r.id < 1) throw InputError(row + ": invalid completion number '" + rows.text(i, 1) + "'");
+        if (r.id < 1) throw InputError(row + ": invalid completion number '" + printable(rows.text(i, 1)) + "'");
       }
       r.params = parse_params(rows.text(i, 4), info_.parameter_names.size(), row);
       if (!rows.is_null(i, 5)) {

@@ -13,6 +13,7 @@
 #include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/file_lock.hpp"
+#include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/pareto/dominance.hpp"
@@ -66,7 +67,7 @@ double parse_double(const std::string& text, const std::string& where) {
   double v = 0;
   const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
-    throw InputError(where + ": '" + text + "' is not a number");
+    throw InputError(where + ": '" + printable(text) + "' is not a number");
   return v;
 }
 
@@ -283,14 +284,20 @@ RunData read_run_directory(const std::string& directory) {
   if (!fs::is_directory(dir)) throw InputError(directory + ": not a run directory (no such directory)");
   RunData data;
   {
-    std::ifstream in(summary_path);
-    if (!in) throw InputError(summary_path.string() + ": missing (not a run directory?)");
+    if (!fs::exists(summary_path)) throw InputError(summary_path.string() + ": missing (not a run directory?)");
+    // A regular file of bounded size and nesting (json_file.hpp), as every JSON someone else wrote.
+    data.summary = read_json_file(summary_path, "run summary");
     try {
-      data.summary = nlohmann::json::parse(in);
       auto& s = data.summary;
       data.info.problem = s.at("problem").get<std::string>();
       data.info.method = s.at("method").get<std::string>();
-      if (!s.at("seed").is_null()) data.info.seed = s["seed"].get<std::uint64_t>();
+      if (!s.at("seed").is_null()) {
+        // Checked before the conversion: nlohmann converts a float such as 1e20 to uint64_t unchecked.
+        if (!s["seed"].is_number_unsigned())
+          throw InputError(summary_path.string() + ": seed " + printable(s["seed"].dump()) +
+                           " is not an integer in [0, 2^64)");
+        data.info.seed = s["seed"].get<std::uint64_t>();
+      }
       data.info.parameter_names = s.at("parameters").get<std::vector<std::string>>();
       data.info.objectives = objectives_from_json(s, summary_path.string());
       data.info.hv_axis = s.at("hv_axis").get<std::string>();
@@ -330,7 +337,8 @@ RunData read_run_directory(const std::string& directory) {
     r.id = static_cast<int>(id);
     r.phase = f[1];
     r.status = parse_evaluation_status(f[2], where);
-    for (std::size_t i = 0; i < np; ++i) r.params.push_back(parse_double(f[3 + i], where + " (" + header[3 + i] + ")"));
+    for (std::size_t i = 0; i < np; ++i)
+      r.params.push_back(parse_double(f[3 + i], where + " (" + printable(header[3 + i]) + ")"));
     std::size_t k = 3 + np;
     for (const auto& c : objective_columns) r.column(c) = parse_double(f[k++], where + " (" + c + ")");
     r.seconds = parse_double(f[k++], where + " (seconds)");

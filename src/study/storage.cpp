@@ -1,6 +1,7 @@
 #include "dpareto/study/storage.hpp"
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::study {
 
@@ -17,7 +18,7 @@ void Storage::check_identity(const StudyIdentity& given) const {
   const StudyIdentity& stored = identity();
   const std::string w = "study " + location() + ": refusing to continue: ";
   if (given.problem != stored.problem)
-    throw InputError(w + "it was created for problem '" + stored.problem + "', not '" + given.problem + "'");
+    throw InputError(w + "it was created for problem '" + printable(stored.problem) + "', not '" + given.problem + "'");
   if (given.space != stored.space)
     throw InputError(w + "its space " + stored.space.dump() + " differs from the given " + given.space.dump());
   if (given.settings != stored.settings)

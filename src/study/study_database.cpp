@@ -251,8 +251,8 @@ void check_version(const std::string& version, const std::string& where) {
   if (version == "1")
     throw InputError(where + ": study format version 1 was written by an older dpareto (this one writes version " +
                      current + "); migrate it with: dpareto study upgrade " + where.substr(6));
-  throw InputError(where + ": study format version " + version + " is not supported (this dpareto reads version " +
-                   current + ")");
+  throw InputError(where + ": study format version " + printable(version) +
+                   " is not supported (this dpareto reads version " + current + ")");
 }
 
 sqlite3* open_sqlite(const std::string& path, int flags) {
@@ -358,7 +358,8 @@ void StudyDatabase::load() {
   }
   for (const char* key : {"format", "version", "identity", "run_info", "config", "explorer_state"})
     if (!meta.count(key)) throw InputError(where() + ": corrupt metadata: no '" + key + "' entry");
-  if (meta["format"] != kFormat) throw InputError(where() + ": not a dpareto study (format '" + meta["format"] + "')");
+  if (meta["format"] != kFormat)
+    throw InputError(where() + ": not a dpareto study (format '" + printable(meta["format"]) + "')");
   check_version(meta["version"], where());
   const auto identity = parse_json(meta["identity"], where() + ": metadata 'identity'");
   try {
@@ -395,13 +396,14 @@ void StudyDatabase::load_trials() {
     r.status = parse_evaluation_status(st.text(3), row);
     if (!st.is_null(1)) {
       if (st.type(1) != SQLITE_INTEGER || st.integer(1) < 1 || st.integer(1) > 1000000000)
-        throw InputError(row + ": invalid completion number '" + st.text(1) + "'");
+        throw InputError(row + ": invalid completion number '" + printable(st.text(1)) + "'");
       r.id = static_cast<int>(st.integer(1));
     }
     r.params = parse_params(st.text(4), info_.parameter_names.size(), row);
     for (int col = 5; col <= last_number; ++col)
       if (!st.is_null(col) && st.type(col) != SQLITE_FLOAT && st.type(col) != SQLITE_INTEGER)
-        throw InputError(row + ": column " + std::to_string(col + 1) + " holds '" + st.text(col) + "', not a number");
+        throw InputError(row + ": column " + std::to_string(col + 1) + " holds '" + printable(st.text(col)) +
+                         "', not a number");
     for (std::size_t k = 0; k < columns.size(); ++k) r.column(columns[k]) = st.real(5 + static_cast<int>(k));
     r.seconds = st.real(last_number);
     check_trial(t, !st.is_null(1), row);
@@ -413,7 +415,7 @@ void StudyDatabase::load_trials() {
     const int starts_column = last_number + 6;
     if (st.type(starts_column) != SQLITE_INTEGER || st.integer(starts_column) < 0 ||
         st.integer(starts_column) > 1000000)
-      throw InputError(row + ": unfinished_starts '" + st.text(starts_column) + "' is not a start count");
+      throw InputError(row + ": unfinished_starts '" + printable(st.text(starts_column)) + "' is not a start count");
     t.unfinished_starts = static_cast<int>(st.integer(starts_column));
     // A running trial's process is alive (heartbeat age 0) or gone (never heard of again).
     t.heartbeat_age = r.status == EvaluationStatus::running && !t.worker.empty() && process_alive(t.worker)
@@ -635,7 +637,7 @@ std::string set_aside_study_file(const std::string& path) {
 // A file holds one study: a study name is for databases that hold several.
 void check_no_study_name(const std::string& location, const StorageOptions& options) {
   if (!options.study_name.empty())
-    throw InputError("--study-name " + options.study_name + ": study " + location +
+    throw InputError("--study-name " + printable(options.study_name) + ": study " + location +
                      " is an SQLite file, which holds one study (names select studies in a postgresql:// database)");
 }
 

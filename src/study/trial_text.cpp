@@ -6,13 +6,14 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::study {
 
 nlohmann::json parse_json(const std::string& text, const std::string& where) {
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
+  } catch (const nlohmann::json::exception&) {  // not JSON, or a number beyond double (1e999)
     throw InputError(where + ": not valid JSON");
   }
 }
@@ -21,7 +22,7 @@ std::uint64_t parse_seed(const std::string& text, const std::string& where) {
   std::uint64_t v = 0;
   const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
-    throw InputError(where + ": seed '" + text + "' is not a 64-bit unsigned integer");
+    throw InputError(where + ": seed '" + printable(text) + "' is not a 64-bit unsigned integer");
   return v;
 }
 
@@ -34,11 +35,11 @@ std::string params_text(const std::vector<double>& params) {
 std::vector<double> parse_params(const std::string& text, std::size_t count, const std::string& row) {
   const auto params = parse_json(text, row + ": params");
   if (!params.is_array() || params.size() != count)
-    throw InputError(row + ": params " + text + " is not an array of " + std::to_string(count) + " numbers");
+    throw InputError(row + ": params " + printable(text) + " is not an array of " + std::to_string(count) + " numbers");
   std::vector<double> out;
   for (const auto& p : params) {
     const double v = number_from_json(p, row + ": params");
-    if (!std::isfinite(v)) throw InputError(row + ": params " + text + " holds a non-finite value");
+    if (!std::isfinite(v)) throw InputError(row + ": params " + printable(text) + " holds a non-finite value");
     out.push_back(v);
   }
   return out;

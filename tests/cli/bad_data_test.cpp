@@ -161,6 +161,27 @@ TEST_CASE("flags and configs that used to be taken silently or wrongly are one-l
         run_cli("explore --problem svt --config " + (dir / "bad.ini").string() + " --out " + (dir / "o").string()),
         "--config " + (dir / "bad.ini").string() + message);
   }
+  // Fuzz finding (fuzz/config.cpp): a carriage return in a config's --set value reached the message raw.
+  std::ofstream(dir / "cr.ini") << "set = = study\rng\n";
+  const auto cr =
+      run_cli("explore --problem svt --config " + (dir / "cr.ini").string() + " --out " + (dir / "o").string());
+  check_one_line_exit_2(cr, "--set = study?ng: expected key=value");
+  CHECK(cr.output.find('\r') == std::string::npos);
+  std::ofstream(dir / "cr.ini") << "set = a=2\r\n";
+  const auto twice = run_cli("explore --problem svt --set a=1 --config " + (dir / "cr.ini").string() + " --out " +
+                             (dir / "o").string());
+  check_one_line_exit_2(twice, "--set a given twice (a=1 and a=2");
+  CHECK(twice.output.find('\r') == std::string::npos);
+  // Fuzz finding (fuzz/config.cpp): Boost.Program_options looped forever wording its error about a
+  // value or flag holding one of its placeholders (%value%, %canonical_option%).
+  check_one_line_exit_2(run_cli("explore --problem svt --budget x%value% --out " + (dir / "o").string()),
+                        "explore: argument 'x%value%' holds %value%, which the flag parser reserves");
+  check_one_line_exit_2(run_cli("explore --problem svt --%canonical_option% --out " + (dir / "o").string()),
+                        "explore: argument '--%canonical_option%' holds %canonical_option%");
+  std::ofstream(dir / "percent.ini") << "budget = 6\nbudget = x%value%\n";
+  check_one_line_exit_2(
+      run_cli("explore --problem svt --config " + (dir / "percent.ini").string() + " --out " + (dir / "o").string()),
+      "--config " + (dir / "percent.ini").string() + ":2: 'budget = x%value%' holds %value%");
   check_one_line_exit_2(run_cli("explore --problem svt --seed -1 --out " + (dir / "o").string()),
                         "--seed -1: expected a non-negative integer");
   check_one_line_exit_2(run_cli("explore --problem svt --budget 2000000000 --out " + (dir / "o").string()),

@@ -154,6 +154,10 @@ TEST_CASE("csv: header, label column, malformed rows") {
   CHECK(label.find("l.csv:2") != std::string::npos);
   CHECK(!error_of([&] { load_csv(dir.write("n.csv", "a,b\n1,0\n"), "label", 2); }).empty());
   CHECK(!error_of([&] { load_csv(dir.write("v.csv", "a,label\nx,0\n"), "label", 2); }).empty());
+  // Fuzz finding (fuzz/csv.cpp): a header name holding a carriage return or NUL reached the message raw.
+  const std::string name =
+      error_of([&] { load_csv(dir.write("h.csv", std::string("a\rb\0c,label\n1,0\nx,1\n", 20)), "label", 2); });
+  CHECK(name.find("h.csv:3: column 'a?b?c' value 'x': expected a number") != std::string::npos);
 }
 
 TEST_CASE("data directory: explicit, environment, errors") {
@@ -225,6 +229,24 @@ TEST_CASE("idx: declared sizes whose product overflows, a gzip bomb, zero images
   const std::string none =
       error_of([&] { load_idx(dir.write("z", idx_images(0, 28, 28)), dir.write("l0", idx_labels({}))); });
   CHECK(none.find("declares 0 images") != std::string::npos);
+  // Images of 0 pixels: the error names the file (it used to be the dataset's, naming none).
+  const std::string empty = error_of([&] {
+    load_idx(dir.write("e", idx_images(3, 0, 28)), dir.write("l3", idx_labels({1, 2, 3})));
+  });
+  CHECK(empty.find("e: images of 0 x 28 pixels (byte offset 8)") != std::string::npos);
+}
+
+TEST_CASE("idx: a header refused while inflating closes the file (fuzz finding: the gzip handle leaked)") {
+  TempDir dir;
+  const auto labels = dir.write("l", idx_labels({1}));
+  const auto huge = dir.write_gz("huge.gz", be32(2051) + be32(65536) + be32(65536) + be32(65536));
+  const auto open_files = [] {
+    return std::distance(fs::directory_iterator("/proc/self/fd"), fs::directory_iterator());
+  };
+  const auto before = open_files();
+  for (int i = 0; i < 20; ++i)
+    CHECK(error_of([&] { load_idx(huge, labels); }).find("declares more than 8 GiB") != std::string::npos);
+  CHECK(open_files() == before);
 }
 
 TEST_CASE("data files must be regular files: a FIFO or a directory is refused at once") {

@@ -59,6 +59,10 @@ TEST_CASE("bad templates are refused with the source named") {
                        doctest::Contains("--oracle-cmd: placeholder {momentum} names no parameter"), InputError);
   options.command = "python3 'train.py --lr {lr}";
   CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options), doctest::Contains("unterminated"), InputError);
+  // Fuzz finding (fuzz/oracle_command.cpp): the template was echoed raw, a newline split the message.
+  options.command = "sh -c 'echo{\n\x01";
+  CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options),
+                       "--oracle-cmd: unterminated ' quote in 'sh -c 'echo{?\?'", InputError);
   options.command = "   ";
   CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options), doctest::Contains("empty"), InputError);
 }
@@ -228,6 +232,15 @@ TEST_CASE("external oracle: hostile or chatty output is a failed evaluation with
     const auto e = p.evaluate({0.01, 7}, 5);
     CHECK_FALSE(e.ok);
     CHECK(e.message.find("only the last 4 MiB of stdout were kept") != std::string::npos);
+  }
+  SUBCASE("a number beyond double's range is unparseable output (fuzz finding: the JSON reader's error escaped)") {
+    auto p = oracle(dir, "huge", "echo '{\"epsilon\": 8e999, \"utility\": 0.5}'");
+    const auto e = p.evaluate({0.01, 7}, 5);
+    CHECK_FALSE(e.ok);
+    CHECK(e.message.find("unparseable output '{\"epsilon\": 8e999, \"utility\": 0.5}'") != std::string::npos);
+    const auto out = parse_oracle_output("{\"epsilon\": 8.2644558744698641e999lta\": 1e-05}\n", 1e-5);
+    CHECK_FALSE(out.ok);
+    CHECK(out.message.find("unparseable output") == 0);
   }
   SUBCASE("binary junk, NUL bytes included, is never echoed raw") {
     auto p = oracle(dir, "junk", "printf 'ab\\000\\001\\377cd'");

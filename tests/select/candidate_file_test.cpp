@@ -42,6 +42,32 @@ TEST_CASE("candidates file: a valid file maps onto the space's order") {
   std::filesystem::remove(path);
 }
 
+TEST_CASE("candidates file: keys are echoed on one line, control characters as '?'") {
+  // Fuzz finding (fuzz/candidates.cpp): a JSON key holding "\r" reached the message raw.
+  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 0.1, "epochs": 1}], "lea\rning": 4})") ==
+        "cands.json: unknown key \"lea?ning\"");
+  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr\n": "x"}]})") ==
+        "cands.json: candidate 0: value of \"lr?\" is not a finite number");
+  CHECK(error_of(R"({"problem": "p", "candidates": [{"lr": 1}], "measured_on": {"a\u0000b": 1}})") ==
+        "cands.json: measured_on: unknown key \"a?b\"");
+}
+
+TEST_CASE("measured_on from a run's settings: a feature count beyond long long is refused, not converted") {
+  // Fuzz finding (fuzz/run_directory.cpp, as pick reads summary.json's settings): 1e30 or nan was
+  // cast to long long (undefined behaviour).
+  for (const std::string features : {"1e30", "nan", "-inf", "2.5"}) {
+    const nlohmann::json settings = {{"dataset", "d"}, {"features", features}};
+    CHECK_THROWS_WITH_AS(
+        select::measured_on_from_settings(settings, "run/summary.json: settings"),
+        ("run/summary.json: settings: setting features '" + features + "' is not a whole number in [0, 1e8]").c_str(),
+        InputError);
+  }
+  const auto measured =
+      select::measured_on_from_settings({{"dataset", "d"}, {"features", "123"}}, "run/summary.json: settings");
+  REQUIRE(measured);
+  CHECK(measured->features == 123);
+}
+
 TEST_CASE("candidates file: bad input is one line naming the file and the candidate") {
   CHECK(error_of(R"([1, 2])").find("cands.json: expected a JSON object") == 0);
   CHECK(error_of(R"({"candidates": [{"lr": 0.1, "epochs": 1}]})").find("\"problem\"") != std::string::npos);

@@ -96,6 +96,27 @@ TEST_CASE("parse and format of name=value settings, with clear errors") {
   CHECK_FALSE(s.contains(s.parse("lr=0.5,clip=2,epochs=5", "--params")));
 }
 
+TEST_CASE("parse: the text is echoed on one line, control bytes as '?', and an unknown name names the source") {
+  // Fuzz findings (fuzz/params.cpp): raw bytes of the text reached the message.
+  const auto s = mixed();
+  CHECK_THROWS_WITH_AS(s.parse(std::string("\x17\xef\n\0\x80`", 6), "--params"),
+                       "--params: '?????`' is not of the form name=value", InputError);
+  CHECK_THROWS_WITH_AS(s.parse("lr=1\r\n,clip=2,epochs=5", "--params"),
+                       "--params: value '1?\?' of parameter 'lr' is not a finite number", InputError);
+  CHECK_THROWS_WITH_AS(s.parse("lr=0.01,clip=2,epochs=5.5\r", "--params"),
+                       "--params: value '5.5?' of parameter 'epochs' is not a finite number", InputError);
+  const std::string unknown = [&] {
+    try {
+      s.parse("e\n=1,lr=0.01,clip=2,epochs=5", "--params");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }();
+  CHECK(unknown.rfind("--params: unknown parameter 'e?'", 0) == 0);
+  CHECK(unknown.find('\n') == std::string::npos);
+}
+
 TEST_CASE("invalid spaces are refused with the parameter named") {
   CHECK_THROWS_WITH_AS(space::Space({{"a", Kind::continuous, Scale::linear, 2, 1, std::nullopt}}),
                        "space: parameter 'a' has empty or inverted bounds [2, 1]", InputError);

@@ -114,6 +114,38 @@ TEST_CASE("run directory: missing or corrupt files give one-line errors naming t
   fs::remove_all(dir);
 }
 
+TEST_CASE("run directory: a seed that is no 64-bit integer, a deep summary, a raw field: one line, no crash") {
+  // Fuzz findings (fuzz/run_directory.cpp): a float seed (1.8e20) was converted to uint64_t unchecked
+  // (undefined behaviour); a carriage return of a CSV field reached the message raw.
+  const auto dir = fresh_dir("fuzzed");
+  study::RunInfo info;
+  info.problem = "toy";
+  info.method = "random";
+  info.seed = 7;
+  info.parameter_names = {"a", "b"};
+  { study::RunDirectoryWriter writer(dir.string(), info); }
+  std::ifstream in(dir / "summary.json");
+  const auto summary = nlohmann::json::parse(in);
+  const auto summary_path = (dir / "summary.json").string();
+  for (const auto& [seed, shown] : std::vector<std::pair<nlohmann::json, std::string>>{
+           {1.8446744073709552e20, "1.844674407370955e+20"}, {-1, "-1"}, {0.5, "0.5"}, {"7", "\"7\""}}) {
+    auto edited = summary;
+    edited["seed"] = seed;
+    std::ofstream(dir / "summary.json") << edited.dump();
+    CHECK_THROWS_WITH_AS(study::read_run_directory(dir.string()),
+                         (summary_path + ": seed " + shown + " is not an integer in [0, 2^64)").c_str(), InputError);
+  }
+  std::ofstream(dir / "summary.json") << std::string(100000, '[') << std::string(100000, ']');
+  CHECK_THROWS_WITH_AS(study::read_run_directory(dir.string()), doctest::Contains("nests deeper than 64 levels"),
+                       InputError);
+  std::ofstream(dir / "summary.json") << summary.dump();
+  const std::string header = first_line(dir / "evaluations.csv");
+  std::ofstream(dir / "evaluations.csv") << header << "\n1,init,ok,\"1\r\",2,0.5,0,0.5,0.5,0.5,1,\n";
+  const std::string raw = (dir / "evaluations.csv").string() + ":2 (a): '1?' is not a number";
+  CHECK_THROWS_WITH_AS(study::read_run_directory(dir.string()), raw.c_str(), InputError);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("CSV quoting round-trips") {
   const std::string field = "a, \"quoted\" value";
   const auto line = "1," + study::csv_escape(field) + ",x";

@@ -258,6 +258,26 @@ TEST_CASE("bad study files are refused with one line naming the file, and left u
   expect_refused(corrupt, "not a number");
   sql(corrupt, "UPDATE evaluations SET epsilon = 1, unfinished_starts = -1 WHERE trial = 1;");
   expect_refused(corrupt, "corrupt row (trial 1): unfinished_starts '-1' is not a start count");
+  // Fuzz findings (fuzz/study_rows.cpp): a cell's text reached the message raw, a carriage return or
+  // newline in it splitting the line.
+  sql(corrupt,
+      "UPDATE evaluations SET unfinished_starts = 0, epsilon = 'r:1.24' || char(13) || 'r:0.0' WHERE trial = 1;");
+  expect_refused(corrupt, "corrupt row (trial 1): column 6 holds 'r:1.24?r:0.0', not a number");
+  sql(corrupt, "UPDATE evaluations SET epsilon = 1, params = '[0.5,' || char(10) || ' 0.5, 1]' WHERE trial = 1;");
+  expect_refused(corrupt, "corrupt row (trial 1): params [0.5,? 0.5, 1] is not an array of 2 numbers");
+  // A number beyond double's range: the JSON reader's overflow error is the row's, not an escape.
+  sql(corrupt, "UPDATE evaluations SET params = '[0.5, 1e999]' WHERE trial = 1;");
+  expect_refused(corrupt, "corrupt row (trial 1): params: not valid JSON");
+  sql(corrupt, "UPDATE evaluations SET params = '[0.5, 0.5]', seed = '12' || char(10) WHERE trial = 1;");
+  expect_refused(corrupt, "corrupt row (trial 1): seed '12?' is not a 64-bit unsigned integer");
+  sql(corrupt,
+      "UPDATE evaluations SET seed = '12' WHERE trial = 1;"
+      "UPDATE study_meta SET value = 'dpareto' || char(13) || '-study' WHERE key = 'format';");
+  expect_refused(corrupt, "not a dpareto study (format 'dpareto?-study')");
+  sql(corrupt,
+      "UPDATE study_meta SET value = 'dpareto-study' WHERE key = 'format';"
+      "UPDATE study_meta SET value = '3' || char(10) WHERE key = 'version';");
+  expect_refused(corrupt, "study format version 3? is not supported");
 
   const auto busy = dir / "busy.db";
   run_study(busy.string(), 2);
