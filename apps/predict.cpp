@@ -3,8 +3,8 @@
 // optionally write one CSV row per example.
 #include <cstdio>
 #include <filesystem>
-#include <sstream>
 #include <iostream>
+#include <sstream>
 
 #include "command.hpp"
 #include "dpareto/core/atomic_file.hpp"

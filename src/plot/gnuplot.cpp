@@ -97,8 +97,13 @@ Running start(const std::string& gnuplot, const GnuplotScript& script, const std
   const std::string figure = "figure" + lower_extension(output);
   const fs::path script_path = directory / "figure.gp";
   const std::string body = script.text() + "unset output\n";
-  write_file_atomically(script_path, terminal_header(format, canvas, figure) + body);
-  if (keep_script) write_file_atomically(output + ".gp", terminal_header(format, canvas, output) + body);
+  try {
+    write_file_atomically(script_path, terminal_header(format, canvas, figure) + body);
+    if (keep_script) write_file_atomically(output + ".gp", terminal_header(format, canvas, output) + body);
+  } catch (const Error&) {
+    fs::remove_all(directory);
+    throw;
+  }
   const std::string err_path = (directory / "stderr.txt").string();
   const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -162,10 +167,12 @@ Format format_from_path(const std::string& path) {
 
 std::string GnuplotScript::data(const std::string& name, const std::string& rows) {
   // A datablock holds numbers only: a text row could end the block ("EOD") and run as commands.
-  const auto bad_name = std::find_if_not(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+  const auto bad_name =
+      std::find_if_not(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
   const auto bad_row = rows.find_first_not_of("0123456789+-.eEinfNa \t\n");
   if (name.empty() || bad_name != name.end() || bad_row != std::string::npos)
-    throw Error("internal: datablock $" + printable(name) + " holds text (" + printable(rows.substr(bad_row == std::string::npos ? 0 : bad_row, 20)) + ")");
+    throw Error("internal: datablock $" + printable(name) + " holds text (" +
+                printable(rows.substr(bad_row == std::string::npos ? 0 : bad_row, 20)) + ")");
   data_ += "$" + name + " << EOD\n" + rows;
   if (!rows.empty() && rows.back() != '\n') data_ += "\n";
   data_ += "EOD\n";

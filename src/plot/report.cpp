@@ -30,19 +30,20 @@ std::string file_safe(const std::string& text) {
 // link, image, emphasis, code span or table cell boundary (those characters backslash-escaped,
 // CommonMark §2.4), one line, valid UTF-8.
 std::string markdown_text(const std::string& text) {
+  static const std::string escaped = "\\`*_[](){}!|~$#";
   std::string out;
   for (const char c : clean_utf8(text)) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\n': out += ' '; break;
-      case '\\': case '`': case '*': case '_': case '[': case ']': case '(': case ')': case '{': case '}':
-      case '!': case '|': case '~': case '$': case '#':
-        out += '\\';
-        out += c;
-        break;
-      default: out += c;
+    if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      if (escaped.find(c) != std::string::npos) out += '\\';
+      out += c;
     }
   }
   return out;
@@ -175,9 +176,8 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
     std::size_t failed = 0;
     for (const auto& r : run.data.records) failed += !r.ok();
     md += "| " + markdown_text(run.directory) + " | " + markdown_text(info.problem) + " | " +
-          markdown_text(info.method) + " | " +
-          (info.seed ? std::to_string(*info.seed) : "os") + " | " + std::to_string(run.data.records.size()) + " | " +
-          std::to_string(failed) + " | " +
+          markdown_text(info.method) + " | " + (info.seed ? std::to_string(*info.seed) : "os") + " | " +
+          std::to_string(run.data.records.size()) + " | " + std::to_string(failed) + " | " +
           (run.data.hv_history.empty() ? "–" : format_number(run.data.hv_history.back())) + " | (" +
           format_number(info.objectives[0].reference) + ", " + format_number(info.objectives[1].reference) + ") | " +
           markdown_text(info.hv_axis) + " |\n";

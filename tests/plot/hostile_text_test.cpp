@@ -45,15 +45,16 @@ TEST_CASE("clean_utf8: valid UTF-8 kept, every invalid sequence U+FFFD, control 
   CHECK(clean_utf8("ε ≤ 1, 𝛿 = 1e-5") == "ε ≤ 1, 𝛿 = 1e-5");
   CHECK(clean_utf8("a\nb") == "a\nb");
   CHECK(clean_utf8("a\tb\rc\x1b[0m\x7f") == "a b c [0m ");
-  CHECK(clean_utf8("\xc2\x9b" "31m") == " 31m");  // C1 CSI
+  CHECK(clean_utf8("\xc2\x9b"
+                   "31m") == " 31m");  // C1 CSI
   const std::string fffd = "\xEF\xBF\xBD";
-  CHECK(clean_utf8("\x80") == fffd);                       // lone continuation byte
-  CHECK(clean_utf8("\xc0\xaf") == fffd + fffd);            // overlong '/'
-  CHECK(clean_utf8("\xe0\x80\xaf") == fffd + fffd + fffd); // overlong, three bytes
-  CHECK(clean_utf8("\xed\xa0\x80") == fffd + fffd + fffd); // surrogate U+D800
+  CHECK(clean_utf8("\x80") == fffd);                                   // lone continuation byte
+  CHECK(clean_utf8("\xc0\xaf") == fffd + fffd);                        // overlong '/'
+  CHECK(clean_utf8("\xe0\x80\xaf") == fffd + fffd + fffd);             // overlong, three bytes
+  CHECK(clean_utf8("\xed\xa0\x80") == fffd + fffd + fffd);             // surrogate U+D800
   CHECK(clean_utf8("\xf4\x90\x80\x80") == fffd + fffd + fffd + fffd);  // above U+10FFFF
   CHECK(clean_utf8("\xf5") == fffd);
-  CHECK(clean_utf8("ab\xe2\x82") == "ab" + fffd + fffd);  // truncated '€'
+  CHECK(clean_utf8("ab\xe2\x82") == "ab" + fffd + fffd);        // truncated '€'
   CHECK(clean_utf8("\xf0\x9f\x98\x80") == "\xf0\x9f\x98\x80");  // U+1F600, four bytes
 }
 
@@ -178,6 +179,7 @@ TEST_CASE("write_file_atomically: a symlink at the path is replaced, its target 
   // A device named directly is written in place, never renamed over (we may run as root).
   write_file_atomically("/dev/null", "discarded");
   CHECK(fs::is_character_file("/dev/null"));
-  CHECK_THROWS_WITH_AS(write_file_atomically("/dev/full", "x"), doctest::Contains("cannot write /dev/full"), InputError);
+  CHECK_THROWS_WITH_AS(write_file_atomically("/dev/full", "x"), doctest::Contains("cannot write /dev/full"),
+                       InputError);
   CHECK(fs::is_character_file("/dev/full"));
 }

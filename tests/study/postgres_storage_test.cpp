@@ -159,8 +159,8 @@ TEST_CASE("postgres: workers in several processes share one budget; every trial 
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // it records the budget of 30 first
   for (int w = 0; w < 3; ++w) {
     const auto wdir = root.dir("worker" + std::to_string(w));
-    pids.push_back(spawn_cli(
-        wdir, {"worker", uri, "--study-name", name, "--workers", w == 0 ? "2" : "1", "--heartbeat", "1", "--quiet", "--trust-study-command"}));
+    pids.push_back(spawn_cli(wdir, {"worker", uri, "--study-name", name, "--workers", w == 0 ? "2" : "1", "--heartbeat",
+                                    "1", "--quiet", "--trust-study-command"}));
   }
   for (const pid_t pid : pids) {
     REQUIRE(::waitpid(pid, &status, 0) == pid);
