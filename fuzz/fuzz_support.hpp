@@ -36,19 +36,22 @@ inline std::pair<std::string_view, std::string_view> split_at(std::string_view t
 // A directory of this process under $TMPDIR (or /tmp), removed when the process exits normally
 // (a crash leaves it, beside the crash input that made it).
 inline const std::filesystem::path& scratch_dir() {
-  static const std::filesystem::path dir = [] {
+  struct ScratchDir {
+    std::filesystem::path path;
+    ~ScratchDir() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const ScratchDir dir{[] {
     std::string pattern = (std::filesystem::temp_directory_path() / "dpareto-fuzz-XXXXXX").string();
     if (!::mkdtemp(pattern.data())) {
       std::perror("dpareto fuzz: mkdtemp");
       std::abort();
     }
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all(scratch_dir(), ec);
-    });
     return std::filesystem::path(pattern);
-  }();
-  return dir;
+  }()};
+  return dir.path;
 }
 
 // Writes `bytes` to scratch_dir()/name (the same file for every input) and returns its path.

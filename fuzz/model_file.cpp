@@ -6,7 +6,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto path = dpareto::fuzz::write_scratch("model.bin", dpareto::fuzz::input_text(data, size)).string();
   dpareto::fuzz::parses_or_refuses([&] { dpareto::select::read_model_file(path); });
-  const dpareto::select::ModelExpectation expected{"logreg", 124, "problem adult-logreg-sgd's network"};
+  const dpareto::select::ModelExpectation expected{"logreg", 21, "problem synthetic-logreg-sgd's network"};
   dpareto::fuzz::parses_or_refuses([&] { dpareto::select::read_model_file(path, &expected); });
   return 0;
 }
