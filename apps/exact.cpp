@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/worker_slot.hpp"
 #include "dpareto/explore/problem_evaluator.hpp"
 #include "dpareto/study/study_runner.hpp"
 #include "problem_flags.hpp"
@@ -93,7 +94,8 @@ int run_exact(int argc, char** argv) {
   ProgressBar progress("exact " + problem->name(), static_cast<int>(grid.size()));
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w)
-    threads.emplace_back([&] {
+    threads.emplace_back([&, w] {
+      const WorkerSlotScope in_slot(w);
       for (std::size_t i = next++; i < grid.size(); i = next++) {
         const int id = static_cast<int>(i) + 1;
         const auto s = study::evaluation_seed(seed, id);

@@ -10,6 +10,7 @@
 #include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/explore/pick.hpp"
 #include "dpareto/select/candidate_file.hpp"
 
@@ -39,7 +40,13 @@ std::string params_text(const explore::OperatingPoint& p) {
 }
 
 std::string point_text(const explore::OperatingPoint& p) {
-  std::string s = params_text(p) + ": epsilon " + format_number(p.epsilon) + ", utility " + format_number(p.utility);
+  std::string s = params_text(p) + ": epsilon ";
+  if (std::isnan(p.epsilon_median))
+    s += format_number(p.epsilon);
+  else  // an external oracle's ε, predicted
+    s += "<= " + format_number(p.epsilon) + " (95% upper bound of the epsilon surrogate, median " +
+         format_number(p.epsilon_median) + ")";
+  s += ", utility " + format_number(p.utility);
   if (p.source == "model")
     s += " ± " + format_number(p.utility_std) + " (predicted)";
   else
@@ -58,6 +65,8 @@ int run_pick(int argc, char** argv) {
       "candidates", po::value<int>(), "write K settings around the pick to --out (for private selection)")(
       "out", po::value<std::string>(), "candidate file (JSON) for --candidates")(
       "verify", po::bool_switch(), "evaluate the pick with the real oracles; report predicted vs measured")(
+      "trust-study-command", po::bool_switch(),
+      "--verify of an external oracle's run: run the oracle command the run directory records")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the model search and of --verify's oracle")(
       "json", po::bool_switch(), "print JSON");
   const auto parsed = parse_command_line(
@@ -94,13 +103,17 @@ int run_pick(int argc, char** argv) {
   std::string model_problem;
   if (from == "model" || verify || k > 0) {
     try {
-      model = explore::rebuild_run_model(run, dir);
+      model = explore::rebuild_run_model(run, dir, vm["trust-study-command"].as<bool>());
     } catch (const InputError& e) {
       if (from == "model" || verify) throw;
       model_problem = e.what();
     }
   }
-  const space::Space* space = model ? &model->problem->space() : nullptr;
+  if (verify && !model->problem)
+    throw InputError(dir + ": --verify would run the oracle command the run records, '" +
+                     printable(run.info.extra.value("settings", nlohmann::json::object()).value("command", "")) +
+                     "'; pass --trust-study-command if you trust it");
+  const space::Space* space = model ? &model->space() : nullptr;
   explore::ModelPickOptions mo;
   mo.seed = seed;
   const explore::PickResult result =
@@ -111,6 +124,7 @@ int run_pick(int argc, char** argv) {
                       {"epsilon", json_number(p.epsilon)},
                       {"utility", json_number(p.utility)},
                       {"utility_std", json_number(p.utility_std)},
+                      {"epsilon_median", json_number(p.epsilon_median)},
                       {"source", p.source},
                       {"target", target.describe()},
                       {"reached", result.reached}};

@@ -13,6 +13,7 @@ namespace dpareto::explore {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kUpperQuantileZ = 1.6448536269514722;  // Φ⁻¹(0.95)
 
 double sigmoid(double z) {
   return 1.0 / (1.0 + std::exp(-z));
@@ -57,6 +58,7 @@ struct Candidate {
   std::vector<double> unit;
   space::Params params;
   double epsilon, logit_mean, logit_sd;
+  double epsilon_median = std::numeric_limits<double>::quiet_NaN();  // predicted ε only
   double objective;  // minimized; feasible settings always score below infeasible ones
   bool feasible;
 };
@@ -120,16 +122,30 @@ class PickObjective : public bo::UnitFunction {
     Candidate c;
     c.params = space_.from_unit(unit);
     c.unit = space_.to_unit(c.params);
-    // Screening by the fast upper bound: a setting it calls feasible is feasible (point_of reports
-    // the exact privacy of what is returned).
-    c.epsilon = model_.problem->privacy_upper_bound(c.params);
+    const Eigen::Map<const Eigen::VectorXd> x(c.unit.data(), static_cast<Eigen::Index>(c.unit.size()));
+    if (model_.exact_privacy) {
+      // Screening by the fast upper bound: a setting it calls feasible is feasible (point_of reports
+      // the exact privacy of what is returned).
+      c.epsilon = model_.problem->privacy_upper_bound(c.params);
+    } else {
+      predict_epsilon(x, c);
+    }
     if (std::isnan(c.epsilon)) c.epsilon = kInf;
-    const auto p = model_.explorer->surrogates().gp(1).predict(
-        Eigen::Map<const Eigen::VectorXd>(c.unit.data(), static_cast<Eigen::Index>(c.unit.size())));
+    const auto p = model_.explorer->surrogates().gp(1).predict(x);
     c.logit_mean = p.mean;
     c.logit_sd = std::sqrt(std::max(p.variance, 0.0));
     score(c);
     return c;
+  }
+
+  // An external oracle's ε, known only where it ran: the ε surrogate's one-sided 95% upper predictive
+  // bound is what the target is checked against, its median is reported beside it.
+  void predict_epsilon(const Eigen::Ref<const Eigen::VectorXd>& x, Candidate& c) const {
+    const auto& objective = model_.explorer->surrogates().objectives()[0];
+    const auto e = model_.explorer->surrogates().gp(0).predict(x);
+    const double sd = std::sqrt(std::max(e.variance, 0.0));
+    c.epsilon = pareto::inverse(objective.surrogate, e.mean + kUpperQuantileZ * sd);
+    c.epsilon_median = pareto::inverse(objective.surrogate, e.mean);
   }
 
   const RunModel& model_;
@@ -182,7 +198,8 @@ PickResult pick_model(const RunModel& model, const Target& target, const ModelPi
     OperatingPoint p;
     for (const auto& parameter : space.parameters()) p.names.push_back(parameter.name);
     p.params = c.params;
-    p.epsilon = model.problem->privacy(c.params);
+    p.epsilon = model.exact_privacy ? model.problem->privacy(c.params) : c.epsilon;
+    p.epsilon_median = c.epsilon_median;
     p.utility = sigmoid(c.logit_mean);
     p.utility_std = logit_normal_sd(c.logit_mean, c.logit_sd);
     p.source = "model";

@@ -24,7 +24,8 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
                 {"workers", settings.workers},
                 {"delta", problem.delta()},
                 {"settings", problem.settings()},
-                {"problem_options", settings.problem_options}};
+                {"problem_options", settings.problem_options},
+                {"space", space::space_to_json(problem.space())}};
   return info;
 }
 

@@ -1,9 +1,12 @@
 #include "dpareto/explore/run_model.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/problems/external_command_problem.hpp"
 #include "dpareto/problems/registry.hpp"
+#include "dpareto/space/space_json.hpp"
 
 namespace dpareto::explore {
 namespace {
@@ -19,6 +22,29 @@ problems::ProblemOptions recorded_problem_options(const nlohmann::json& summary)
   return options;
 }
 
+// An external oracle's space, as the run recorded it (summary.json "space").
+space::Space external_space(const nlohmann::json& summary, const std::string& where) {
+  const auto it = summary.find("space");
+  if (it == summary.end())
+    throw InputError("the run records no \"space\" (written before runs recorded it); explore it again");
+  return space::space_from_json(*it, where + ": space");
+}
+
+// The recorded command as a runnable problem (only for a caller that trusts it).
+std::unique_ptr<problems::Problem> external_problem(const nlohmann::json& summary, const space::Space& space,
+                                                    const std::string& where) {
+  const auto settings = summary.find("settings");
+  if (settings == summary.end() || !settings->is_object() || !settings->contains("command") ||
+      !settings->at("command").is_string())
+    throw InputError(where + ": the run records no oracle command (settings.command)");
+  problems::ExternalCommandOptions options;
+  options.command = settings->at("command").get<std::string>();
+  options.source = where + ": settings.command";
+  if (const auto delta = summary.find("delta"); delta != summary.end() && delta->is_number())
+    options.delta = delta->get<double>();
+  return std::make_unique<problems::ExternalCommandProblem>(space, options);
+}
+
 }  // namespace
 
 space::Params RunModel::params_of(const study::EvaluationRecord& record) const {
@@ -27,16 +53,23 @@ space::Params RunModel::params_of(const study::EvaluationRecord& record) const {
   return p;
 }
 
-RunModel rebuild_run_model(const study::RunData& run, const std::string& directory) {
+RunModel rebuild_run_model(const study::RunData& run, const std::string& directory, bool trust_command) {
   RunModel model;
   const std::string summary = directory + "/summary.json";
+  std::optional<space::Space> space;
   try {
-    model.problem = problems::make_problem(run.info.problem, recorded_problem_options(run.summary));
+    if (run.info.problem == "external") {
+      space = external_space(run.summary, summary);
+      model.exact_privacy = false;
+      if (trust_command) model.problem = external_problem(run.summary, *space, summary);
+    } else {
+      model.problem = problems::make_problem(run.info.problem, recorded_problem_options(run.summary));
+      space = model.problem->space();
+    }
   } catch (const InputError& e) {
     throw InputError(summary + ": cannot rebuild problem '" + run.info.problem + "' (" + e.what() + ")");
   }
-  const auto& space = model.problem->space();
-  for (const auto& p : space.parameters()) {
+  for (const auto& p : space->parameters()) {
     const auto& names = run.info.parameter_names;
     const auto it = std::find(names.begin(), names.end(), p.name);
     if (it == names.end())
@@ -53,7 +86,7 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
   if (bo::acquisition_exists(acquisition)) options.acquisition = acquisition;
   if (run.info.extra.value("reference_mode", "fixed") == "estimated")
     options.reference_mode = bo::ReferenceMode::estimated;
-  model.explorer = std::make_unique<bo::Explorer>(space, options, run.info.seed.value_or(0));
+  model.explorer = std::make_unique<bo::Explorer>(*space, options, run.info.seed.value_or(0));
   for (const auto& r : run.records) {
     if (r.status == study::EvaluationStatus::running) continue;  // no outcome to tell yet
     model.explorer->tell(bo::Observation{model.params_of(r), r.ok(), study::column_values(r, run.info.objectives)});

@@ -2,6 +2,7 @@
 
 #include "dpareto/core/random.hpp"
 #include "dpareto/explore/run_description.hpp"
+#include "dpareto/space/space_json.hpp"
 #include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_database.hpp"
 
@@ -20,6 +21,7 @@ std::unique_ptr<study::Storage> open_run_study(const problems::Problem& problem,
   info = db->run_info();  // a resumed study keeps its seed and its seed source
   info.extra["budget"] = settings.budget;
   info.extra["workers"] = settings.workers;
+  info.extra["space"] = space::space_to_json(problem.space());  // also for studies begun before runs recorded it
   db->set_run_info(info);
   return db;
 }

@@ -23,6 +23,7 @@
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/core/subprocess.hpp"
+#include "dpareto/core/worker_slot.hpp"
 
 extern char** environ;
 
@@ -44,6 +45,16 @@ bool is_identifier(const std::string& s) {
   for (char c : s)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   return true;
+}
+
+// Names the template reserves for dpareto's own placeholders.
+bool reserved_placeholder(const std::string& name) {
+  return name == "seed" || name == "seed32" || name == "worker";
+}
+
+// {seed32}: the seed's low 32 bits (evaluation seeds are hashes, so every bit is as random).
+std::uint32_t seed32(std::uint64_t seed) {
+  return static_cast<std::uint32_t>(seed & 0xffffffffu);
 }
 
 // A parameter value as it may appear in argv: a plain decimal number, nothing else.
@@ -129,12 +140,13 @@ ExternalCommandProblem::ExternalCommandProblem(space::Space space, ExternalComma
   const std::string& src = options_.source;
   if (!(options_.timeout_seconds >= 0)) throw InputError(src + ": the timeout must be non-negative");
   for (const auto& p : space_.parameters())
-    if (p.name == "seed") throw InputError(src + ": a parameter named 'seed' collides with the {seed} placeholder");
+    if (reserved_placeholder(p.name))
+      throw InputError(src + ": a parameter named '" + p.name + "' collides with the {" + p.name + "} placeholder");
   Word word;
   bool in_word = false;
   char quote = 0;
   auto literal = [&](char c) {
-    if (word.empty() || word.back().placeholder != -2) word.push_back({});
+    if (word.empty() || word.back().kind != Piece::Kind::literal) word.push_back({});
     word.back().text += c;
   };
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -159,17 +171,24 @@ ExternalCommandProblem::ExternalCommandProblem(space::Space space, ExternalComma
                is_identifier(t.substr(i + 1, t.find('}', i) - i - 1))) {
       const std::size_t end = t.find('}', i);
       const std::string name = t.substr(i + 1, end - i - 1);
-      int index = -1;
-      if (name != "seed") {
+      Piece piece{Piece::Kind::parameter, name};
+      if (name == "seed") {
+        piece.kind = Piece::Kind::seed;
+      } else if (name == "seed32") {
+        piece.kind = Piece::Kind::seed32;
+      } else if (name == "worker") {
+        piece.kind = Piece::Kind::worker;
+      } else {
         try {
-          index = static_cast<int>(space_.index_of(name));
+          piece.parameter = space_.index_of(name);
         } catch (const InputError&) {
           std::string known;
           for (const auto& p : space_.parameters()) known += p.name + ", ";
-          throw InputError(src + ": placeholder {" + name + "} names no parameter (known: " + known + "seed)");
+          throw InputError(src + ": placeholder {" + name + "} names no parameter (known: " + known +
+                           "seed, seed32, worker)");
         }
       }
-      word.push_back({name, index});
+      word.push_back(std::move(piece));
       i = end;
     } else {
       literal(c);
@@ -228,14 +247,23 @@ std::vector<std::string> ExternalCommandProblem::command_line(const space::Param
   std::vector<std::string> argv;
   for (const auto& word : words_) {
     std::string text;
-    for (const auto& piece : word) {
-      if (piece.placeholder == -2)
-        text += piece.text;
-      else if (piece.placeholder == -1)
-        text += std::to_string(seed);
-      else
-        text += safe_number(params[piece.placeholder], "parameter '" + piece.text + "'");
-    }
+    for (const auto& piece : word) switch (piece.kind) {
+        case Piece::Kind::literal:
+          text += piece.text;
+          break;
+        case Piece::Kind::parameter:
+          text += safe_number(params[piece.parameter], "parameter '" + piece.text + "'");
+          break;
+        case Piece::Kind::seed:
+          text += std::to_string(seed);
+          break;
+        case Piece::Kind::seed32:
+          text += std::to_string(seed32(seed));
+          break;
+        case Piece::Kind::worker:
+          text += std::to_string(current_worker_slot());
+          break;
+      }
     argv.push_back(std::move(text));
   }
   return argv;
@@ -257,6 +285,8 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
     env_strings.push_back("DPARETO_PARAM_" + space_.parameter(i).name + "=" +
                           safe_number(params[i], "parameter '" + space_.parameter(i).name + "'"));
   env_strings.push_back("DPARETO_SEED=" + std::to_string(seed));
+  env_strings.push_back("DPARETO_SEED32=" + std::to_string(seed32(seed)));
+  env_strings.push_back("DPARETO_WORKER=" + std::to_string(current_worker_slot()));
   std::vector<char*> argv, envp;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

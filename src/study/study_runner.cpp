@@ -1,5 +1,6 @@
 #include "dpareto/study/study_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -11,6 +12,7 @@
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/core/stop_request.hpp"
+#include "dpareto/core/worker_slot.hpp"
 
 namespace dpareto::study {
 namespace {
@@ -117,11 +119,20 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   } joiner{threads};
 
   int started = 0;
+  // The slot (0..workers−1) each running trial occupies: the external oracle's {worker}.
+  std::map<int, int> slot_of;
+  const auto free_slot = [&] {
+    for (int slot = 0;; ++slot)
+      if (std::none_of(slot_of.begin(), slot_of.end(), [&](const auto& entry) { return entry.second == slot; }))
+        return slot;
+  };
   auto start = [&](int trial) {
     const Trial& t = storage_.trials().at(static_cast<std::size_t>(trial));
     ++started;
+    const int slot = slot_of[trial] = free_slot();
     threads[trial] =
-        std::thread([this, &mutex, &finished, &done, trial, params = t.record.params, seed = t.record.seed] {
+        std::thread([this, &mutex, &finished, &done, trial, slot, params = t.record.params, seed = t.record.seed] {
+          const WorkerSlotScope in_slot(slot);
           EvaluationRecord result;
           int interrupted = 0;
           try {
@@ -217,6 +228,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
     for (auto& d : arrived) {
       threads.at(d.trial).join();
       threads.erase(d.trial);
+      slot_of.erase(d.trial);
       if (d.interrupted) {  // left `running` in the study: a resume evaluates it again
         outcome.interrupted_signal = d.interrupted;
         storage_.release_trial(d.trial);

@@ -11,6 +11,7 @@
 
 #include "../support/test_support.hpp"
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/worker_slot.hpp"
 #include "dpareto/problems/external_command_problem.hpp"
 #include "dpareto/space/space_json.hpp"
 
@@ -52,6 +53,35 @@ TEST_CASE("the template is split into argv words and placeholders are substitute
   CHECK(argv == expected);
 }
 
+TEST_CASE("{seed32} is the seed's low 32 bits and {worker} the evaluation's slot, in argv and the environment") {
+  ExternalCommandOptions options;
+  options.command = "oracle --seed {seed} --seed32 {seed32} --gpu {worker} s{seed32}w{worker}";
+  const ExternalCommandProblem p(two_params(), options);
+  const std::uint64_t seed = 0xfedcba9876543210ULL;  // above 2^32: numpy.random.seed would refuse it
+  const std::vector<std::string> outside{"oracle",     "--seed", "18364758544493064720", "--seed32",
+                                         "1985229328", "--gpu",  "0",                    "s1985229328w0"};
+  CHECK(p.command_line({0.01, 5}, seed) == outside);
+  {
+    const WorkerSlotScope slot(3);
+    CHECK(p.command_line({0.01, 5}, seed)[6] == "3");
+    const WorkerSlotScope inner(5);
+    CHECK(p.command_line({0.01, 5}, seed).back() == "s1985229328w5");
+  }
+  CHECK(p.command_line({0.01, 5}, seed)[6] == "0");  // restored when the scope ends
+
+  const auto dir = temp_root.dir("env32");
+  const fs::path script = dir / "env.sh";
+  std::ofstream(script) << "#!/bin/sh\necho \"{\\\"epsilon\\\": $DPARETO_WORKER, \\\"utility\\\": 0.$DPARETO_SEED32}\"\n";
+  fs::permissions(script, fs::perms::owner_all);
+  options.command = script.string();
+  const ExternalCommandProblem env(two_params(), options);
+  const WorkerSlotScope slot(2);
+  const auto e = env.evaluate({0.01, 5}, (std::uint64_t{7} << 32) + 123);
+  REQUIRE_MESSAGE(e.ok, e.message);
+  CHECK(e.epsilon == 2);
+  CHECK(e.utility == doctest::Approx(0.123));
+}
+
 TEST_CASE("bad templates are refused with the source named") {
   ExternalCommandOptions options;
   options.command = "python3 train.py --lr {lr} --momentum {momentum}";
@@ -59,6 +89,12 @@ TEST_CASE("bad templates are refused with the source named") {
                        doctest::Contains("--oracle-cmd: placeholder {momentum} names no parameter"), InputError);
   options.command = "python3 'train.py --lr {lr}";
   CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options), doctest::Contains("unterminated"), InputError);
+  options.command = "python3 train.py --gpu {worker}";
+  for (const std::string reserved : {"seed", "seed32", "worker"})
+    CHECK_THROWS_WITH_AS(
+        ExternalCommandProblem(space::Space({{reserved, space::Kind::integer, space::Scale::linear, 1, 9, {}}}), options),
+        ("--oracle-cmd: a parameter named '" + reserved + "' collides with the {" + reserved + "} placeholder").c_str(),
+        InputError);
   // Fuzz finding (fuzz/oracle_command.cpp): the template was echoed raw, a newline split the message.
   options.command = "sh -c 'echo{\n\x01";
   CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options),

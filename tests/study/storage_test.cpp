@@ -1,9 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/worker_slot.hpp"
 #include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_runner.hpp"
 #include "toy_study.hpp"
@@ -147,6 +151,38 @@ TEST_CASE("storage: the runner records, resumes and extends a study through any 
     CHECK(seen[static_cast<std::size_t>(i)].id == i + 1);
     CHECK(seen[static_cast<std::size_t>(i)].params == std::vector<double>{static_cast<double>(i)});
   }
+}
+
+TEST_CASE("runner: each running evaluation has its own worker slot in 0..workers-1 (the oracle's {worker})") {
+  const std::string location = "memtest://slots";
+  auto storage = open_or_create_study(location, identity_of("toy"), one_parameter(), {{"method", "random"}}, true);
+  SequenceProposer proposer;
+  std::mutex mutex;
+  std::multiset<int> busy;
+  std::set<int> seen;
+  bool clash = false;
+  auto evaluate = [&](const std::vector<double>& p, std::uint64_t seed) {
+    const int slot = current_worker_slot();
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      clash = clash || busy.count(slot) > 0 || slot < 0 || slot >= 3;
+      busy.insert(slot);
+      seen.insert(slot);
+    }
+    // Uneven lengths, so that slots free up out of order.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 + 7 * (static_cast<int>(p[0]) % 3)));
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      busy.erase(busy.find(slot));
+    }
+    return square(p, seed);
+  };
+  StudyRunner runner(*storage, proposer, evaluate, {24, 3, 3, true});
+  runner.run([](const EvaluationRecord&) {});
+  CHECK(storage->completed().size() == 24);
+  CHECK_FALSE(clash);
+  CHECK(seen == std::set<int>{0, 1, 2});
+  CHECK(current_worker_slot() == 0);  // the caller's thread is in no slot
 }
 
 TEST_CASE("storage: a trial left running is evaluated again only when its claim is granted") {

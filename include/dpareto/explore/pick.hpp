@@ -2,9 +2,10 @@
 // Choosing an operating point on a learned privacy–utility trade-off (`dpareto pick`):
 //   observed — the best front point meeting a privacy or utility target;
 //   model    — hyperparameters never evaluated that best meet the target, found on the fitted
-//              surrogates (the open problem named in DPareto Sec. 5). The privacy oracle is exact
-//              and cheap, so it is the constraint itself; the utility GP's mean is optimized
-//              (NLopt, penalized, several starts).
+//              surrogates (the open problem named in DPareto Sec. 5). A built-in problem's privacy
+//              oracle is exact and cheap, so it is the constraint itself; an external oracle's ε
+//              is known only where it ran, so its surrogate's 95% upper predictive bound stands in.
+//              The utility GP's mean is optimized (NLopt, penalized, several starts).
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -26,7 +27,8 @@ struct Target {
 struct OperatingPoint {
   std::vector<std::string> names;  // parameter names, in the order of `params`
   space::Params params;
-  double epsilon = 0;
+  double epsilon = 0;  // exact, or for an external oracle's model pick the ε surrogate's 95% upper bound
+  double epsilon_median = std::numeric_limits<double>::quiet_NaN();  // that pick only: the predicted median
   double utility = 0;  // observed: measured mean; model: predicted (median of the GP, sigmoid of the logit mean)
   double utility_std = std::numeric_limits<double>::quiet_NaN();  // model only: predictive sd in utility units
   double utility_min = std::numeric_limits<double>::quiet_NaN();  // observed only: worst repeat

@@ -16,9 +16,12 @@
 // words; '...' and "..." quote, backslash escapes) and executed directly (execvpe), never through
 // a shell. A placeholder {name} is replaced inside its word by the parameter's value formatted by
 // dpareto (shortest round-trip decimal; every value is checked to be a plain number), so a value
-// can neither split a word nor reach a shell. {seed} is the evaluation's seed; {{ and }} are
-// literal braces. The same values are also exported as environment variables DPARETO_PARAM_<name>
-// and DPARETO_SEED. A placeholder naming no parameter is an InputError at construction.
+// can neither split a word nor reach a shell. {seed} is the evaluation's seed (64 bits), {seed32}
+// its low 32 bits (for generators that take no more, numpy's among them), {worker} the slot
+// 0..workers−1 the evaluation runs in (core/worker_slot.hpp; e.g. a GPU index); {{ and }} are
+// literal braces. The same values are also exported as environment variables DPARETO_PARAM_<name>,
+// DPARETO_SEED, DPARETO_SEED32 and DPARETO_WORKER. A placeholder naming no parameter is an
+// InputError at construction.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -67,10 +70,11 @@ class ExternalCommandProblem : public Problem {
   std::string log_path(std::uint64_t seed) const;
 
  private:
-  // A word of the template: literal text and placeholders (index into space_, or -1 for {seed}).
+  // A word of the template: literal text and placeholders.
   struct Piece {
-    std::string text;
-    int placeholder = -2;  // -2: literal
+    enum class Kind { literal, parameter, seed, seed32, worker } kind = Kind::literal;
+    std::string text;          // the literal text, or the placeholder's name
+    std::size_t parameter = 0;  // Kind::parameter: index into space_
   };
   using Word = std::vector<Piece>;
 
