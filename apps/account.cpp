@@ -10,6 +10,7 @@
 #include "accountant_flag.hpp"
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/analytic_gaussian.hpp"
@@ -93,7 +94,7 @@ nlohmann::json rdp_json(const std::vector<double>& orders, const std::vector<dou
 void print_rdp_table(const std::vector<double>& orders, const std::vector<double>& rdp) {
   std::cout << "order\trdp\n";
   for (std::size_t i = 0; i < rdp.size(); ++i)
-    std::cout << format_number(orders[i]) << "\t" << format_number(rdp[i]) << "\n";
+    std::cout << readable_number(orders[i]) << "\t" << readable_rounded_up(rdp[i]) << "\n";
 }
 
 void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const std::vector<double>& rdp,
@@ -108,8 +109,8 @@ void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const s
     std::cout << json.dump() << "\n";
     return;
   }
-  std::cout << "epsilon = " << format_number(r.epsilon) << " at delta = " << format_number(r.delta) << " (order "
-            << format_number(r.order) << ", " << privacy::to_string(r.conversion) << " conversion, "
+  std::cout << "epsilon = " << readable_rounded_up(r.epsilon) << " at delta = " << readable_rounded_up(r.delta) << " (order "
+            << readable_number(r.order) << ", " << privacy::to_string(r.conversion) << " conversion, "
             << privacy::to_string(f.sampling) << " sampling)\n";
   if (vm.count("rdp")) print_rdp_table(f.orders, rdp);
 }
@@ -128,8 +129,8 @@ void print_pld_epsilon(const DpsgdFlags& f, const std::vector<double>& rdp, cons
     std::cout << json.dump() << "\n";
     return;
   }
-  std::cout << "epsilon = " << pld_epsilon_text(r) << " at delta = " << format_number(r.delta) << " ("
-            << privacy::to_string(f.sampling) << " sampling; RDP: " << format_number(r.rdp) << ")\n";
+  std::cout << "epsilon = " << pld_epsilon_text(r) << " at delta = " << readable_rounded_up(r.delta) << " ("
+            << privacy::to_string(f.sampling) << " sampling; RDP: " << readable_rounded_up(r.rdp) << ")\n";
   if (vm.count("rdp")) print_rdp_table(f.orders, rdp);
 }
 
@@ -205,13 +206,14 @@ int run_tuning_plan(int argc, char** argv) {
     return 0;
   }
   std::cout << json["method"].get<std::string>()
-            << " (planned, as tune would certify): epsilon = " << format_number(plan.total.epsilon)
-            << " at delta = " << format_number(plan.total.delta) << " (order " << format_number(plan.total.order)
+            << " (planned, as tune would certify): epsilon = " << readable_rounded_up(plan.total.epsilon)
+            << " at delta = " << readable_rounded_up(plan.total.delta) << " (order " << readable_number(plan.total.order)
             << ", " << privacy::to_string(plan.total.conversion) << "); split: tuning "
-            << json["split"]["tuning_epsilon"].dump() << ", training " << json["split"]["training_epsilon"].dump()
+            << readable_json(json["split"]["tuning_epsilon"], true) << ", training "
+            << readable_json(json["split"]["training_epsilon"], true)
             << "\n";
-  std::cout << "noise multipliers (per candidate): " << json["noise_multipliers"].dump() << "\n";
-  if (json.contains("rows")) std::cout << "rows: " << json["rows"].dump() << "\n";
+  std::cout << "noise multipliers (per candidate): " << readable_json(json["noise_multipliers"], true) << "\n";
+  if (json.contains("rows")) std::cout << "rows: " << readable_json(json["rows"]) << "\n";
   return 0;
 }
 
@@ -269,7 +271,7 @@ int run_tuning(int argc, char** argv) {
   const auto rdp = privacy::random_stopping_rdp(rule, training, score).values();
   const auto result = privacy::rdp_to_epsilon(f.orders, rdp, f.delta, f.conversion);
   if (!vm->count("json"))
-    std::cout << "random-stopping tuning (" << distribution << ", E[K] = " << json["expected_runs"].dump() << "): ";
+    std::cout << "random-stopping tuning (" << distribution << ", E[K] = " << readable_json(json["expected_runs"]) << "): ";
   print_epsilon(result, f, rdp, *vm, json);
   return 0;
 }
@@ -296,8 +298,8 @@ int run_gaussian(int argc, char** argv) {
         << nlohmann::json{{"sigma_analytic", json_number(analytic)}, {"sigma_classic", json_number(classic)}}.dump()
         << "\n";
   } else {
-    std::cout << "sigma (analytic Gaussian) = " << format_number(analytic) << "; sigma (classic) = "
-              << (classic_valid ? format_number(classic) : std::string("not valid (needs 0 < eps < 1)")) << "\n";
+    std::cout << "sigma (analytic Gaussian) = " << readable_rounded_up(analytic) << "; sigma (classic) = "
+              << (classic_valid ? readable_rounded_up(classic) : std::string("not valid (needs 0 < eps < 1)")) << "\n";
   }
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "accountant_flag.hpp"
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/calibration.hpp"
@@ -90,8 +91,8 @@ int run_sigma(int argc, char** argv) {
       json["sigma"] = json_number(sigma);
       std::cout << json.dump() << "\n";
     } else {
-      std::cout << "sigma = " << format_number(sigma) << " (epsilon = " << pld_epsilon_text(r)
-                << " at delta = " << format_number(t.delta) << ")\n";
+      std::cout << "sigma = " << readable_rounded_up(sigma) << " (epsilon = " << pld_epsilon_text(r)
+                << " at delta = " << readable_rounded_up(t.delta) << ")\n";
     }
     return 0;
   }
@@ -101,8 +102,8 @@ int run_sigma(int argc, char** argv) {
     std::cout << nlohmann::json{{"sigma", json_number(sigma)}, {"epsilon", json_number(achieved.epsilon)}}.dump()
               << "\n";
   else
-    std::cout << "sigma = " << format_number(sigma) << " (epsilon = " << format_number(achieved.epsilon)
-              << " at delta = " << format_number(t.delta) << ", order " << format_number(achieved.order) << ")\n";
+    std::cout << "sigma = " << readable_rounded_up(sigma) << " (epsilon = " << readable_rounded_up(achieved.epsilon)
+              << " at delta = " << readable_rounded_up(t.delta) << ", order " << readable_number(achieved.order) << ")\n";
   return 0;
 }
 
@@ -129,7 +130,7 @@ int run_steps(int argc, char** argv) {
     } else {
       std::cout << "steps = " << steps
                 << " (epsilon = " << (steps == 0 ? std::string("0") : pld_epsilon_text(pld_epsilon(t, sigma, steps)))
-                << " at delta = " << format_number(t.delta) << ")\n";
+                << " at delta = " << readable_rounded_up(t.delta) << ")\n";
     }
     return 0;
   }
@@ -139,7 +140,7 @@ int run_steps(int argc, char** argv) {
   if (vm->count("json"))
     std::cout << nlohmann::json{{"steps", steps}, {"epsilon", json_number(eps)}}.dump() << "\n";
   else
-    std::cout << "steps = " << steps << " (epsilon = " << format_number(eps) << " at delta = " << format_number(t.delta)
+    std::cout << "steps = " << steps << " (epsilon = " << readable_rounded_up(eps) << " at delta = " << readable_rounded_up(t.delta)
               << ")\n";
   return 0;
 }

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "problem_flags.hpp"
@@ -41,9 +42,9 @@ int run_evaluate(int argc, char** argv) {
     std::cout << j.dump() << "\n";
   } else {
     std::cout << problem->name() << " at " << problem->space().format(params) << ": epsilon "
-              << format_number(e.epsilon) << " (delta " << format_number(e.delta) << "), utility "
-              << format_number(e.utility) << " [min " << format_number(e.utility_min) << ", max "
-              << format_number(e.utility_max) << "] in " << e.seconds << " s"
+              << readable_rounded_up(e.epsilon) << " (delta " << readable_rounded_up(e.delta) << "), utility "
+              << readable_number(e.utility) << " [min " << readable_number(e.utility_min) << ", max "
+              << readable_number(e.utility_max) << "] in " << readable_number(e.seconds) << " s"
               << (e.message.empty() ? "" : " (" + e.message + ")") << "\n";
   }
   return 0;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/worker_slot.hpp"
@@ -133,7 +134,7 @@ int run_exact(int argc, char** argv) {
   writer.add_many(records);
   std::cout << "exact " << problem->name() << ": " << records.size() << " grid evaluations, front of "
             << study::run_front(writer.records(), info.objectives).size() << " points, hypervolume "
-            << format_number(writer.hv_history().back()) << " (" << info.hv_axis << " epsilon axis)\nwrote "
+            << readable_number(writer.hv_history().back()) << " (" << info.hv_axis << " epsilon axis)\nwrote "
             << vm["out"].as<std::string>() << "\n";
   return 0;
 }

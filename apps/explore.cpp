@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/bo/acquisition_registry.hpp"
 #include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
@@ -303,7 +304,7 @@ int run_explore(int argc, char** argv) {
   ProgressBar progress("explore " + info.problem, settings.budget);
   install_stop_handlers();  // Ctrl-C, SIGTERM, SIGHUP: stop proposing, stop the oracles, keep the study
   const auto outcome = run.run([&](const study::RunDirectoryWriter& writer) {
-    progress.update(static_cast<int>(writer.records().size()), "HV " + format_number(writer.hv_history().back()));
+    progress.update(static_cast<int>(writer.records().size()), "HV " + readable_number(writer.hv_history().back()));
   });
   progress.finish();
   const auto& writer = run.writer();
@@ -342,10 +343,11 @@ int run_explore(int argc, char** argv) {
     std::cout << j.dump() << "\n";
   } else {
     std::cout << "explored " << info.problem << " with " << info.method << ": " << records.size() << " evaluations ("
-              << failed << " failed), front of " << front.size() << " points, hypervolume " << format_number(hv) << " ("
-              << info.hv_axis << " epsilon axis, reference " << format_number(info.objectives[0].reference) << ","
-              << format_number(info.objectives[1].reference) << ")\n"
-              << "ask() time: GP fit " << timings.gp_fit << " s, acquisition " << timings.acquisition << " s\n"
+              << failed << " failed), front of " << front.size() << " points, hypervolume " << readable_number(hv) << " ("
+              << info.hv_axis << " epsilon axis, reference " << readable_number(info.objectives[0].reference) << ","
+              << readable_number(info.objectives[1].reference) << ")\n"
+              << "ask() time: GP fit " << readable_number(timings.gp_fit) << " s, acquisition "
+              << readable_number(timings.acquisition) << " s\n"
               << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}"
               << (!settings.study.empty() ? " and study " + run.study().location() : std::string()) << "\n";
   }

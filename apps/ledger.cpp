@@ -6,6 +6,7 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
@@ -69,12 +70,12 @@ int run_show(int argc, char** argv) {
             << clean_utf8(ledger.dataset().id) << ")\n";
   for (const auto& e : ledger.entries())
     std::cout << "  " << clean_utf8(e.time) << "  " << clean_utf8(e.problem) << " " << clean_utf8(e.method)
-              << ": epsilon " << format_number(e.epsilon) << " at delta " << format_number(e.delta) << ", "
+              << ": epsilon " << readable_rounded_up(e.epsilon) << " at delta " << readable_rounded_up(e.delta) << ", "
               << clean_utf8(e.outcome) << " (" << clean_utf8(e.out) << ")\n";
-  std::cout << "total: epsilon " << format_number(total.epsilon) << " at delta " << format_number(delta) << " over "
+  std::cout << "total: epsilon " << readable_rounded_up(total.epsilon) << " at delta " << readable_rounded_up(delta) << " over "
             << ledger.entries().size() << " run(s)";
   if (ledger.cap())
-    std::cout << "; cap " << format_number(ledger.cap()->epsilon) << " at delta " << format_number(ledger.cap()->delta);
+    std::cout << "; cap " << readable_rounded_up(ledger.cap()->epsilon) << " at delta " << readable_rounded_up(ledger.cap()->delta);
   std::cout << "\n(bookkeeping for honest users: it does not stop a run that uses another ledger)\n";
   return 0;
 }
@@ -82,7 +83,7 @@ int run_show(int argc, char** argv) {
 int run_cap(int argc, char** argv) {
   auto options = ledger_options("ledger cap options");
   options.add_options()("epsilon", po::value<double>()->required(), "the cap on the ledger's total epsilon, > 0")(
-      "delta", po::value<double>()->default_value(1e-5), "the delta the total is converted at, in (0, 1)");
+      "delta", po::value<double>()->default_value(1e-5, "1e-5"), "the delta the total is converted at, in (0, 1)");
   const auto vm = parse_command_line(
       "dpareto ledger cap (FILE | --problem NAME [problem flags]) --epsilon E [--delta D]",
       "dpareto ledger cap --problem synthetic-logreg-sgd --epsilon 8", options, argc, argv, {"file"});
@@ -93,8 +94,8 @@ int run_cap(int argc, char** argv) {
   select::Ledger ledger = dataset ? select::Ledger::open(file, *dataset) : select::Ledger::read(file);
   ledger.set_cap({(*vm)["epsilon"].as<double>(), (*vm)["delta"].as<double>()});
   const auto total = ledger.total(ledger.cap()->delta);
-  std::cout << "ledger " << file.string() << ": cap epsilon " << format_number(ledger.cap()->epsilon) << " at delta "
-            << format_number(ledger.cap()->delta) << "; spent so far " << format_number(total.epsilon) << "\n";
+  std::cout << "ledger " << file.string() << ": cap epsilon " << readable_rounded_up(ledger.cap()->epsilon) << " at delta "
+            << readable_rounded_up(ledger.cap()->delta) << "; spent so far " << readable_rounded_up(total.epsilon) << "\n";
   return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -35,23 +36,23 @@ nlohmann::json params_json(const explore::OperatingPoint& p, const space::Space*
 
 std::string params_text(const explore::OperatingPoint& p) {
   std::string s;
-  for (std::size_t i = 0; i < p.names.size(); ++i) s += (i ? ", " : "") + p.names[i] + "=" + format_number(p.params[i]);
+  for (std::size_t i = 0; i < p.names.size(); ++i) s += (i ? ", " : "") + p.names[i] + "=" + readable_number(p.params[i]);
   return s;
 }
 
 std::string point_text(const explore::OperatingPoint& p) {
   std::string s = params_text(p) + ": epsilon ";
   if (std::isnan(p.epsilon_median))
-    s += format_number(p.epsilon);
+    s += readable_rounded_up(p.epsilon);
   else  // an external oracle's ε, predicted
-    s += "<= " + format_number(p.epsilon) + " (95% upper bound of the epsilon surrogate, median " +
-         format_number(p.epsilon_median) + ")";
-  s += ", utility " + format_number(p.utility);
+    s += "<= " + readable_rounded_up(p.epsilon) + " (95% upper bound of the epsilon surrogate, median " +
+         readable_number(p.epsilon_median) + ")";
+  s += ", utility " + readable_number(p.utility);
   if (p.source == "model")
-    s += " ± " + format_number(p.utility_std) + " (predicted)";
+    s += " ± " + readable_number(p.utility_std) + " (predicted)";
   else
-    s += " (evaluation #" + std::to_string(p.record_id) + ", repeats " + format_number(p.utility_min) + "…" +
-         format_number(p.utility_max) + ")";
+    s += " (evaluation #" + std::to_string(p.record_id) + ", repeats " + readable_number(p.utility_min) + "…" +
+         readable_number(p.utility_max) + ")";
   return s;
 }
 
@@ -156,9 +157,9 @@ int run_pick(int argc, char** argv) {
                    {"meets_target", measured.ok && target.met_by(measured.epsilon, measured.utility)},
                    {"message", measured.message}};
     verify_text = measured.ok
-                      ? "measured: epsilon " + format_number(measured.epsilon) + ", utility " +
-                            format_number(measured.utility) + " (repeats " + format_number(measured.utility_min) + "…" +
-                            format_number(measured.utility_max) + ")" +
+                      ? "measured: epsilon " + readable_rounded_up(measured.epsilon) + ", utility " +
+                            readable_number(measured.utility) + " (repeats " + readable_number(measured.utility_min) +
+                            "…" + readable_number(measured.utility_max) + ")" +
                             (target.met_by(measured.epsilon, measured.utility) ? "" : " — MISSES the target")
                       : "measured: the evaluation failed (" + measured.message + ")";
   }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/pld_accountant.hpp"
 
@@ -14,14 +15,14 @@ namespace dpareto::apps {
 
 inline std::string pld_epsilon_text(const privacy::PldEpsilon& r) {
   if (r.discretization == 0 && r.optimistic == 0)  // no Poisson steps: the RDP part alone
-    return format_number(r.epsilon) + " (PLD accountant, RDP part only: no Poisson steps)";
+    return readable_rounded_up(r.epsilon) + " (PLD accountant, RDP part only: no Poisson steps)";
   const double width = r.epsilon > 0 ? 100 * (r.epsilon - r.optimistic) / r.epsilon : 0;
-  char tail[96];  // width and h to 3 digits; ε values in full, as everywhere
+  char tail[96];  // width and h to 3 digits; ε to 4, rounded up (core/readable_number)
   if (r.discretization > 0)
     std::snprintf(tail, sizeof tail, ", bracket width %.3g%%, discretization %.3g)", width, r.discretization);
   else
     std::snprintf(tail, sizeof tail, ", bracket width %.3g%%, discretization exact)", width);
-  return format_number(r.epsilon) + " (PLD, optimistic " + format_number(r.optimistic) + tail;
+  return readable_rounded_up(r.epsilon) + " (PLD, optimistic " + readable_number(r.optimistic) + tail;
 }
 
 inline nlohmann::json pld_json(const privacy::PldEpsilon& r) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -103,7 +104,7 @@ int run_predict(int argc, char** argv) {
     std::cout << j.dump() << "\n";
   } else {
     std::cout << dp->name() << " model " << model_path << " on " << data_name << ": accuracy "
-              << format_number(accuracy) << " (" << p.correct << " of " << data.size() << " correct)"
+              << readable_number(accuracy) << " (" << p.correct << " of " << data.size() << " correct)"
               << (vm.count("out") ? ", predictions in " + vm["out"].as<std::string>() : "") << "\n";
   }
   return 0;

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "problem_flags.hpp"
 
@@ -10,8 +11,8 @@ namespace {
 
 // "integer in [1, 30]", "real in [0.01, 100], log scale".
 std::string domain_text(const space::Parameter& p) {
-  return std::string(p.kind == space::Kind::integer ? "integer" : "real") + " in [" + format_number(p.low) + ", " +
-         format_number(p.high) + "]" + (p.scale == space::Scale::log ? ", log scale" : "");
+  return std::string(p.kind == space::Kind::integer ? "integer" : "real") + " in [" + readable_number(p.low) + ", " +
+         readable_number(p.high) + "]" + (p.scale == space::Scale::log ? ", log scale" : "");
 }
 
 std::string padded(const std::string& text, std::size_t width) {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/stop_request.hpp"
@@ -74,15 +75,15 @@ void print_status(const nlohmann::json& j) {
             << "evaluations: " << j["ok"] << " ok, " << j["failed"] << " failed, " << j["running"] << " running"
             << " of a budget of " << j["budget"];
   if (j["stale"] > 0) std::cout << " (" << j["stale"] << " running without a heartbeat past the grace period)";
-  std::cout << "\nhypervolume: " << format_number(number_from_json(j["hypervolume"], "hypervolume")) << "\n";
+  std::cout << "\nhypervolume: " << readable_number(number_from_json(j["hypervolume"], "hypervolume")) << "\n";
   const double rate = number_from_json(j["evaluations_per_hour"], "rate");
   const double eta = number_from_json(j["eta_seconds"], "eta");
   if (rate > 0)
-    std::cout << "throughput: " << format_number(std::round(rate * 10) / 10) << " evaluations/hour, ETA "
-              << (std::isfinite(eta) ? format_number(std::round(eta)) + " s" : std::string("unknown")) << "\n";
+    std::cout << "throughput: " << readable_number(std::round(rate * 10) / 10) << " evaluations/hour, ETA "
+              << (std::isfinite(eta) ? readable_number(std::round(eta)) + " s" : std::string("unknown")) << "\n";
   for (const auto& w : j["workers"])
     std::cout << "worker " << w["worker"].get<std::string>() << ": " << w["state"].get<std::string>()
-              << ", last heartbeat " << format_number(std::round(number_from_json(w["heartbeat_age"], "heartbeat age")))
+              << ", last heartbeat " << readable_number(std::round(number_from_json(w["heartbeat_age"], "heartbeat age")))
               << " s ago\n";
 }
 

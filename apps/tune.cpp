@@ -8,6 +8,7 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
@@ -63,8 +64,8 @@ int run_tune(int argc, char** argv) {
       const auto projected = ledger.total(ledger.cap()->delta, &orders, &rdp).epsilon;
       if (projected > ledger.cap()->epsilon) {
         const std::string what = "this run would bring the privacy ledger " + ledger_file.string() + " to epsilon " +
-                                 format_number(projected) + " at delta " + format_number(ledger.cap()->delta) +
-                                 ", past its cap " + format_number(ledger.cap()->epsilon);
+                                 readable_rounded_up(projected) + " at delta " + readable_rounded_up(ledger.cap()->delta) +
+                                 ", past its cap " + readable_rounded_up(ledger.cap()->epsilon);
         if (!exceed) throw InputError(what + " (nothing was run; --exceed-cap runs it anyway)");
         std::cerr << "warning: " << what << " (--exceed-cap)\n";
       }
@@ -87,24 +88,28 @@ int run_tune(int argc, char** argv) {
   select::write_release_directory(dir, outcome.certificate, outcome.architecture, outcome.weights);
 
   const auto& c = outcome.certificate;
-  std::cout << c["method"].get<std::string>() << ": epsilon = " << c["epsilon"].dump()
-            << " at delta = " << c["delta"].dump() << " (order " << c["order"].dump() << ", "
-            << c["conversion"].get<std::string>() << "); split: tuning " << c["split"]["tuning_epsilon"].dump()
-            << ", training " << c["split"]["training_epsilon"].dump() << "\n";
+  // The certificate (certificate.json) holds every value in full; the terminal gets readable ones,
+  // privacy costs rounded up.
+  const auto cost = [&](const nlohmann::json& v) { return readable_rounded_up(number_from_json(v, "certificate")); };
+  const auto value = [&](const nlohmann::json& v) { return readable_number(number_from_json(v, "certificate")); };
+  std::cout << c["method"].get<std::string>() << ": epsilon = " << cost(c["epsilon"]) << " at delta = "
+            << cost(c["delta"]) << " (order " << value(c["order"]) << ", " << c["conversion"].get<std::string>()
+            << "); split: tuning " << cost(c["split"]["tuning_epsilon"]) << ", training "
+            << cost(c["split"]["training_epsilon"]) << "\n";
   std::cout << "data roles: " << c["data_roles"].get<std::string>() << "\n"
             << "candidates: " << c["candidates_source"].get<std::string>()
             << "; covered: " << c["covers"].get<std::string>() << "\n";
   if (outcome.weights) {
-    std::cout << "selected " << c["selected"].dump() << ": validation utility " << c["validation_utility"].dump()
+    std::cout << "selected " << readable_json(c["selected"]) << ": validation utility " << value(c["validation_utility"])
               << ", test accuracy "
-              << (c["test_utility"].is_number() ? c["test_utility"].dump() : "not released (--test-split private)")
+              << (c["test_utility"].is_number() ? value(c["test_utility"]) : "not released (--test-split private)")
               << "\n";
     // A model no better than always answering the most frequent class is worth a word.
     const auto& data = dp->data();
     const double majority = data.test.label_fraction(data.train.majority_class());
     if (c["test_utility"].is_number() && c["test_utility"].get<double>() <= majority)
-      std::cerr << "warning: the released model's test accuracy " << format_number(c["test_utility"].get<double>())
-                << " is not above the majority-class accuracy " << format_number(majority)
+      std::cerr << "warning: the released model's test accuracy " << readable_number(c["test_utility"].get<double>())
+                << " is not above the majority-class accuracy " << readable_number(majority)
                 << " (always predicting the most frequent class); more budget, other candidates or Poisson "
                    "sampling may help\n";
   } else
@@ -112,9 +117,9 @@ int run_tune(int argc, char** argv) {
   std::cout << "randomness: " << c["randomness"].get<std::string>() << "; wrote " << dir.string() << "\n";
   const double ledger_delta = ledger.cap() ? ledger.cap()->delta : settings.delta;
   std::cout << "privacy ledger " << ledger_file.string() << ": " << ledger.entries().size() << " run(s) on this data, "
-            << "epsilon " << format_number(ledger.total(ledger_delta).epsilon) << " at delta "
-            << format_number(ledger_delta)
-            << (ledger.cap() ? " (cap " + format_number(ledger.cap()->epsilon) + ")" : std::string()) << "\n";
+            << "epsilon " << readable_rounded_up(ledger.total(ledger_delta).epsilon) << " at delta "
+            << readable_rounded_up(ledger_delta)
+            << (ledger.cap() ? " (cap " + readable_rounded_up(ledger.cap()->epsilon) + ")" : std::string()) << "\n";
   return 0;
 }
 

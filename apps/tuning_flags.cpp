@@ -29,7 +29,7 @@ void add_tuning_flags(po::options_description& options) {
       "method", po::value<std::string>()->required(), "random-stopping, grid, subsampled, propose-test or dp-hype")(
       "target-epsilon", po::value<double>()->required(), "epsilon of the whole procedure (tuning + training), > 0")(
       "delta", po::value<double>()->required(), "delta in (0, 1)")(
-      "validation-fraction", po::value<double>()->default_value(0.2),
+      "validation-fraction", po::value<double>()->default_value(0.2, "0.2"),
       "share of the rows a run trains on held out to score it")(
       "conversion", po::value<std::string>()->default_value("improved"), "RDP -> (eps, delta): improved or classic")(
       "test-split", po::value<std::string>()->default_value("public"),
@@ -51,7 +51,7 @@ void add_tuning_flags(po::options_description& options) {
       "score-epsilon", po::value<double>(),
       "epsilon of each run's noisy validation score (discrete Laplace; default: "
       "noise std 0.5 pp of accuracy, sqrt(2)/(0.005 rows), at most target/10)")(
-      "subsample-rate", po::value<double>()->default_value(0.1),
+      "subsample-rate", po::value<double>()->default_value(0.1, "0.1"),
       "subsampled: Poisson rate q of the tuning subsample X1")(
       "variant", po::value<int>()->default_value(1), "subsampled: 1 = final training on X minus X1, 2 = on X");
   po::options_description retrain("propose-test, dp-hype");
@@ -64,7 +64,7 @@ void add_tuning_flags(po::options_description& options) {
       "clients", po::value<int>()->default_value(10), "dp-hype: number of clients, >= 2 and <= training rows")(
       "top-k", po::value<int>()->default_value(1), "dp-hype: votes per client, <= candidates")(
       "client-split", po::value<std::string>()->default_value("iid"), "dp-hype: iid or label-skew")(
-      "label-skew", po::value<double>()->default_value(0.8),
+      "label-skew", po::value<double>()->default_value(0.8, "0.8"),
       "dp-hype label-skew: share of rows sent to their label's clients");
   options.add(stopping).add(retrain);
 }

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/bo/make_proposer.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -85,7 +86,7 @@ int run_worker(int argc, char** argv) {
     ++seen;
     if (!quiet)
       std::cerr << "[" << r.id << "/" << storage->run_info().extra.value("budget", 0) << "] " << to_string(r.status)
-                << " epsilon " << format_number(r.epsilon) << " utility " << format_number(r.utility) << "\n";
+                << " epsilon " << readable_rounded_up(r.epsilon) << " utility " << readable_number(r.utility) << "\n";
   });
   if (outcome.interrupted_signal) {
     std::cerr << "dpareto worker: interrupted by " << signal_name(outcome.interrupted_signal)
@@ -94,9 +95,9 @@ int run_worker(int argc, char** argv) {
   }
   std::cerr << "worker leaves study " << storage->location() << ": " << storage->completed().size() << " of "
             << storage->run_info().extra.value("budget", 0) << " evaluations completed; it recorded "
-            << outcome.recorded << ", waited " << format_number(outcome.lock_wait_seconds)
-            << " s for the proposal lock and spent " << format_number(outcome.storage_seconds)
-            << " s in the study's storage and asked for " << format_number(outcome.ask_seconds) << " s ("
+            << outcome.recorded << ", waited " << readable_number(outcome.lock_wait_seconds)
+            << " s for the proposal lock and spent " << readable_number(outcome.storage_seconds)
+            << " s in the study's storage and asked for " << readable_number(outcome.ask_seconds) << " s ("
             << outcome.asked_again << " asks repeated)\n";
   return 0;
 }

@@ -1,3 +1,4 @@
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/explore/surrogate_maps.hpp"
 
 #include <algorithm>
@@ -74,7 +75,7 @@ plot::SurrogateMaps surrogate_maps(const plot::LabelledRun& run, const RunModel&
   for (std::size_t i = 0; i < space.dimension(); ++i)
     if (i != ix && i != iy)
       maps.slice += (maps.slice.empty() ? "" : ", ") + space.parameter(i).name + " = " +
-                    format_number(model.params_of(anchor)[i]);
+                    readable_number(model.params_of(anchor)[i]);
 
   const int n = std::clamp(grid.resolution, 4, 400);
   for (int i = 0; i < n; ++i)

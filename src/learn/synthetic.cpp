@@ -29,7 +29,7 @@ Split make_gaussian_mixture(const SyntheticSpec& spec, std::uint64_t seed) {
   };
   Dataset train = draw(spec.train_size);
   Dataset test = draw(spec.test_size);
-  return {std::move(train), std::move(test)};
+  return {std::move(train), std::move(test), {}};  // generated: no files
 }
 
 }  // namespace dpareto::learn

@@ -1,3 +1,4 @@
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/hv_figure.hpp"
 
 #include <algorithm>
@@ -22,9 +23,9 @@ std::string number_text(double value, int digits) {
 
 std::string reference_text(const study::RunInfo& info) {
   std::string axis =
-      info.hv_axis == "log" ? "ε axis log10 (ε floored at " + format_number(info.log_floor) + ")" : "ε axis linear";
-  return "reference point (ε, error) = (" + format_number(info.objectives[0].reference) + ", " +
-         format_number(info.objectives[1].reference) + "), " + axis;
+      info.hv_axis == "log" ? "ε axis log10 (ε floored at " + readable_number(info.log_floor) + ")" : "ε axis linear";
+  return "reference point (ε, error) = (" + readable_number(info.objectives[0].reference) + ", " +
+         readable_number(info.objectives[1].reference) + "), " + axis;
 }
 
 int initial_points(const study::RunData& run) {

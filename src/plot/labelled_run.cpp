@@ -1,3 +1,4 @@
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/labelled_run.hpp"
 
 #include <cmath>
@@ -87,7 +88,7 @@ std::string common_delta(const std::vector<const study::RunData*>& runs) {
       else if (r.delta != delta)
         return "";
     }
-  return std::isnan(delta) || delta == 0 ? "" : format_number(delta);
+  return std::isnan(delta) || delta == 0 ? "" : readable_rounded_up(delta);
 }
 
 std::string epsilon_label(const std::string& delta) {

@@ -1,3 +1,4 @@
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/report.hpp"
 
 #include <filesystem>
@@ -65,9 +66,9 @@ std::string front_table(const LabelledRun& run) {
   for (const std::size_t i : front) {
     const auto& r = records[i];
     md += "| " + std::to_string(r.id) + " | " + markdown_text(r.phase) + " |";
-    for (const double v : r.params) md += " " + format_number(v) + " |";
-    md += " " + format_number(r.epsilon) + " | " + format_number(r.utility) + " | " + format_number(r.utility_min) +
-          " | " + format_number(r.utility_max) + " |\n";
+    for (const double v : r.params) md += " " + readable_number(v) + " |";
+    md += " " + readable_rounded_up(r.epsilon) + " | " + readable_number(r.utility) + " | " +
+          readable_number(r.utility_min) + " | " + readable_number(r.utility_max) + " |\n";
   }
   return md;
 }
@@ -178,8 +179,9 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
     md += "| " + markdown_text(run.directory) + " | " + markdown_text(info.problem) + " | " +
           markdown_text(info.method) + " | " + (info.seed ? std::to_string(*info.seed) : "os") + " | " +
           std::to_string(run.data.records.size()) + " | " + std::to_string(failed) + " | " +
-          (run.data.hv_history.empty() ? "–" : format_number(run.data.hv_history.back())) + " | (" +
-          format_number(info.objectives[0].reference) + ", " + format_number(info.objectives[1].reference) + ") | " +
+          (run.data.hv_history.empty() ? "–" : readable_number(run.data.hv_history.back())) + " | (" +
+          readable_number(info.objectives[0].reference) + ", " + readable_number(info.objectives[1].reference) +
+          ") | " +
           markdown_text(info.hv_axis) + " |\n";
   }
   md += "\n## Figures\n\n";

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -53,6 +54,20 @@ std::string example_of(const std::string& command) {
   return r.output.substr(start, r.output.find('\n', start) - start);
 }
 
+// The first decimal number of 10 or more significant digits in `text` ("" if none): round-trip
+// text where a person reads, which every human-facing output avoids (issue 21 item 5).
+std::string unreadable_number(const std::string& text) {
+  static const std::regex decimal(R"(\d*\.\d+)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), decimal); it != std::sregex_iterator(); ++it) {
+    std::string digits;
+    for (char c : it->str())
+      if (c != '.') digits += c;
+    digits.erase(0, digits.find_first_not_of('0'));
+    if (digits.size() >= 10) return it->str();
+  }
+  return "";
+}
+
 bool runs_command(const std::string& example, const std::string& command) {
   return example == command || example.rfind(command + " ", 0) == 0;
 }
@@ -65,6 +80,7 @@ TEST_CASE("every command's and every action's --help has an example of that comm
   for (const auto& command : commands) {
     CAPTURE(command);
     CHECK(runs_command(example_of(command), command));
+    CHECK(unreadable_number(run_cli(command + " --help").output).empty());
     for (const auto& action : actions_of(command))
       CHECK(runs_command(example_of(command + " " + action), command + " " + action));
   }
@@ -107,6 +123,9 @@ TEST_CASE("the examples work, run in the order of a first session") {
     CAPTURE(example);
     const auto r = run_cli(example, dir);
     CHECK_MESSAGE(r.status == 0, r.output);
+    CHECK(unreadable_number(run_cli(command + " --help").output).empty());
+    // Text for people has readable numbers; --json is for programs and keeps every digit.
+    if (example.find("--json") == std::string::npos) CHECK_MESSAGE(unreadable_number(r.output).empty(), r.output);
   }
   for (const char* written : {"svt.db", "runs/svt/front.csv", "runs/svt-exact/front.csv", "runs/svt-copy/front.csv",
                               "runs/svt/report/report.md", "front.png", "tuned/model.bin"})

@@ -5,10 +5,8 @@
 #include <string>
 
 #include "../support/test_support.hpp"
-#include "dpareto/core/json_number.hpp"
 #include "dpareto/problems/registry.hpp"
 
-using dpareto::format_number;
 
 TEST_CASE("problems lists each parameter: integer or real, its bounds, log scale") {
   const auto r = dpareto::test::run_cli("problems");
@@ -18,10 +16,10 @@ TEST_CASE("problems lists each parameter: integer or real, its bounds, log scale
   };
   listed("  svt                     sparse vector technique (DPareto Alg. 1): bound C, noise b");
   listed("      bound               integer in [1, 30]");
-  listed("      noise               real in [" + format_number(0.01) + ", 100], log scale");
-  listed("      learning_rate       real in [" + format_number(5e-4) + ", " + format_number(0.05) + "], log scale");
+  listed("      noise               real in [0.01, 100], log scale");
+  listed("      learning_rate       real in [0.0005, 0.05], log scale");
   listed("      lot_size            integer in [16, 4000]");  // MNIST
-  listed("      regularization      real in [" + format_number(1e-4) + ", 1], log scale");
+  listed("      regularization      real in [0.0001, 1], log scale");
   for (const auto& info : dpareto::problems::list_problems()) {
     CAPTURE(info.name);
     CHECK(!info.parameters.empty());
