@@ -1,6 +1,8 @@
 // dpareto exact: evaluate a problem on a fine grid (default for svt: C = 1..30 × 400 log-spaced b)
 // and write it as a run directory whose front.csv is the exact front (DPareto Fig. 1-2).
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <iostream>
 #include <thread>
 
@@ -8,6 +10,8 @@
 #include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
+#include "dpareto/core/stop_request.hpp"
 #include "dpareto/core/worker_slot.hpp"
 #include "dpareto/explore/problem_evaluator.hpp"
 #include "dpareto/study/study_runner.hpp"
@@ -48,7 +52,9 @@ int run_exact(int argc, char** argv) {
                         "grid points per parameter, comma-separated (svt default: 30,400)")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the utility oracle")(
       "workers", po::value<int>()->default_value(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-      "evaluation threads")("out", po::value<std::string>(), "run directory to write");
+      "evaluation threads")("out", po::value<std::string>(), "run directory to write")(
+      "warn-after", po::value<double>()->default_value(600),
+      "warn when the grid would take longer than this many seconds (0: always say how long)");
   const auto parsed = parse_command_line(
       "dpareto exact --problem NAME --out DIR [options]",
       "dpareto exact --problem svt --points 30,100 --repeats 500 --out runs/svt-exact", options, argc, argv);
@@ -89,32 +95,64 @@ int run_exact(int argc, char** argv) {
 
   const auto grid = fine_grid(space, counts);
   const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
+  const double warn_after = vm["warn-after"].as<double>();
+  if (!(warn_after >= 0)) throw InputError("--warn-after " + format_number(warn_after) + ": must be >= 0 seconds");
   std::vector<study::EvaluationRecord> records(grid.size());
+  std::vector<char> evaluated(grid.size(), 0);  // written by the worker that evaluated the point
   const auto evaluate = explore::problem_evaluator(*problem);
   std::atomic<std::size_t> next{0}, finished{0};
-  ProgressBar progress("exact " + problem->name(), static_cast<int>(grid.size()));
+  ProgressBar progress("exact " + problem->name(), static_cast<int>(grid.size()), "grid points", 5);
+  install_stop_handlers();  // Ctrl-C, SIGTERM, SIGHUP: finish no new point, keep the finished ones
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w)
     threads.emplace_back([&, w] {
       const WorkerSlotScope in_slot(w);
-      for (std::size_t i = next++; i < grid.size(); i = next++) {
+      for (std::size_t i = next++; i < grid.size() && !stop_signal(); i = next++) {
         const int id = static_cast<int>(i) + 1;
         const auto s = study::evaluation_seed(seed, id);
-        auto record = evaluate(grid[i], s);
-        record.id = id;
-        record.phase = "grid";
-        record.params = grid[i];
-        record.seed = s;
-        records[i] = std::move(record);
+        try {
+          records[i] = evaluate(grid[i], s);
+        } catch (const Interrupted&) {
+          break;  // a stop during this point: it stays unevaluated
+        }
+        records[i].id = id;
+        records[i].phase = "grid";
+        records[i].params = grid[i];
+        records[i].seed = s;
+        evaluated[i] = 1;
         ++finished;
       }
     });
-  while (finished < grid.size()) {
+  const auto start = std::chrono::steady_clock::now();
+  bool warned = false;
+  while (finished < grid.size() && !stop_signal()) {
     progress.update(static_cast<int>(finished.load()));
+    // Once the pace is known (the first 2% of the grid, or 10 s), say when the grid is long.
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::size_t done = finished.load();
+    if (!warned && done > 0 && (done * 50 >= grid.size() || elapsed >= 10)) {
+      warned = true;
+      const double total_seconds = elapsed * static_cast<double>(grid.size()) / static_cast<double>(done);
+      if (total_seconds > warn_after)
+        std::cerr << "dpareto exact: warning: " << grid.size() << " grid points will take about "
+                  << readable_duration(total_seconds) << " at the current pace; Ctrl-C keeps the "
+                  << "finished points in " << vm["out"].as<std::string>()
+                  << " (a partial grid), fewer --points or --repeats are quicker\n";
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   for (auto& t : threads) t.join();
+  progress.update(static_cast<int>(finished.load()));
   progress.finish();
+  const int interrupted = stop_signal();
+  std::vector<study::EvaluationRecord> kept;
+  for (std::size_t i = 0; i < grid.size(); ++i)
+    if (evaluated[i]) kept.push_back(std::move(records[i]));
+  if (kept.empty() && interrupted) {
+    std::cerr << "dpareto exact: interrupted by " << signal_name(interrupted) << " before any grid point finished; "
+              << "nothing written\n";
+    return 128 + interrupted;
+  }
 
   const auto spec = problem->default_reference();
   study::RunInfo info;
@@ -130,8 +168,15 @@ int run_exact(int argc, char** argv) {
                 {"delta", problem->delta()},
                 {"settings", problem->settings()},
                 {"problem_options", problem_options}};
+  if (interrupted) info.extra["partial"] = {{"evaluated", kept.size()}, {"of", grid.size()}};
   study::RunDirectoryWriter writer(vm["out"].as<std::string>(), info);
-  writer.add_many(records);
+  writer.add_many(kept);
+  if (interrupted) {
+    std::cerr << "dpareto exact: interrupted by " << signal_name(interrupted) << " after " << kept.size() << " of "
+              << grid.size() << " grid points; wrote them to " << vm["out"].as<std::string>()
+              << " (summary.json \"partial\": its front is the front of these points only)\n";
+    return 128 + interrupted;
+  }
   std::cout << "exact " << problem->name() << ": " << records.size() << " grid evaluations, front of "
             << study::run_front(writer.records(), info.objectives).size() << " points, hypervolume "
             << readable_number(writer.hv_history().back()) << " (" << info.hv_axis << " epsilon axis)\nwrote "

@@ -301,7 +301,7 @@ int run_explore(int argc, char** argv) {
               << " evaluations completed, " << study->trials().size() - study->completed().size() << " interrupted\n";
   explore::ExploreRun run(*problem, settings, std::move(study));
   const auto& info = run.info();
-  ProgressBar progress("explore " + info.problem, settings.budget);
+  ProgressBar progress("explore " + info.problem, settings.budget, "evaluations");
   install_stop_handlers();  // Ctrl-C, SIGTERM, SIGHUP: stop proposing, stop the oracles, keep the study
   const auto outcome = run.run([&](const study::RunDirectoryWriter& writer) {
     progress.update(static_cast<int>(writer.records().size()), "HV " + readable_number(writer.hv_history().back()));

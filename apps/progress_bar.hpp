@@ -1,21 +1,51 @@
 #pragma once
-// A one-line progress bar with ETA on standard error, drawn only when stderr is a terminal.
+// Progress of long work on standard error: on a terminal a one-line bar with ETA, redrawn in place;
+// otherwise (a log file, a pipe, a batch job) one plain line per step, at most one every
+// `log_interval_seconds` besides the last (the environment's DPARETO_LOG_INTERVAL, in seconds,
+// overrides it: 0 logs every step).
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace dpareto::apps {
 
 class ProgressBar {
  public:
-  ProgressBar(std::string label, int total);
+  // `unit` names what is counted in log lines ("evaluations").
+  ProgressBar(std::string label, int total, std::string unit, double log_interval_seconds = 0);
   void update(int done, const std::string& note = "");
   void finish();
 
  private:
-  std::string label_;
+  std::string label_, unit_;
   int total_;
-  bool enabled_;
+  bool terminal_;
+  double log_interval_;
+  int last_logged_ = -1;
+  double last_log_time_ = -1e300;
   std::chrono::steady_clock::time_point start_;
+};
+
+// Progress of work whose amount may not be shown (tune: the number of trainings a private selection
+// runs is part of its randomness): the label and the elapsed time only, from a thread of its own —
+// on a terminal redrawn every second, otherwise a line every `log_interval_seconds`. Stops (and
+// ends its line) when destroyed.
+class ElapsedNotice {
+ public:
+  ElapsedNotice(std::string label, double log_interval_seconds = 60);
+  ~ElapsedNotice();
+  ElapsedNotice(const ElapsedNotice&) = delete;
+  ElapsedNotice& operator=(const ElapsedNotice&) = delete;
+
+ private:
+  std::string label_;
+  bool terminal_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
 };
 
 }  // namespace dpareto::apps

@@ -8,6 +8,7 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
+#include "progress_bar.hpp"
 #include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -75,6 +76,8 @@ int run_tune(int argc, char** argv) {
   };
   std::optional<select::TuningOutcome> result;
   try {
+    // Elapsed time only: how many trainings the selection ran is private (docs/tune.md).
+    const ElapsedNotice notice("tune " + dp->name() + ": selecting and training privately");
     result = select::tune(*dp, candidates, settings, record);
   } catch (const std::exception& e) {
     if (entry) ledger.set_outcome(*entry, std::string("failed: ") + e.what());

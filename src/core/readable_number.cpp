@@ -33,6 +33,13 @@ std::string readable_rounded_up(double value) {
   return text;
 }
 
+std::string readable_duration(double seconds) {
+  if (!std::isfinite(seconds)) return "unknown time";
+  if (seconds < 120) return readable_number(std::round(seconds)) + " s";
+  if (seconds < 7200) return readable_number(std::round(seconds / 60)) + " min";
+  return readable_number(std::round(seconds / 360) / 10) + " h";
+}
+
 std::string readable_json(const nlohmann::json& value, bool rounded_up) {
   if (value.is_number()) {
     const double v = value.get<double>();

@@ -56,3 +56,11 @@ TEST_CASE("readable_json: numbers readable (or rounded up), objects as key=value
   CHECK(readable_json(nlohmann::json::parse("[1.00049, 2.5, 0.333333333333]")) == "[1, 2.5, 0.3333]");
   CHECK(readable_json(true) == "true");
 }
+
+TEST_CASE("readable_duration: seconds, minutes or hours") {
+  CHECK(readable_duration(44.6) == "45 s");
+  CHECK(readable_duration(119) == "119 s");
+  CHECK(readable_duration(720) == "12 min");
+  CHECK(readable_duration(12600) == "3.5 h");
+  CHECK(readable_duration(std::numeric_limits<double>::infinity()) == "unknown time");
+}

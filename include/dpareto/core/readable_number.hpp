@@ -15,6 +15,9 @@ std::string readable_number(double value);
 // copied from it is never less private.
 std::string readable_rounded_up(double value);
 
+// A duration for people: "45 s", "12 min", "3.5 h".
+std::string readable_duration(double seconds);
+
 // A JSON value for people: numbers as above (rounded up with `rounded_up`), strings bare, arrays as
 // "[a, b]", objects as "key=value, key=value"; null as "none".
 std::string readable_json(const nlohmann::json& value, bool rounded_up = false);
