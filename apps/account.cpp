@@ -10,9 +10,9 @@
 #include "accountant_flag.hpp"
 #include "cli_options.hpp"
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/privacy/analytic_gaussian.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
@@ -109,8 +109,8 @@ void print_epsilon(const privacy::EpsilonResult& r, const DpsgdFlags& f, const s
     std::cout << json.dump() << "\n";
     return;
   }
-  std::cout << "epsilon = " << readable_rounded_up(r.epsilon) << " at delta = " << readable_rounded_up(r.delta) << " (order "
-            << readable_number(r.order) << ", " << privacy::to_string(r.conversion) << " conversion, "
+  std::cout << "epsilon = " << readable_rounded_up(r.epsilon) << " at delta = " << readable_rounded_up(r.delta)
+            << " (order " << readable_number(r.order) << ", " << privacy::to_string(r.conversion) << " conversion, "
             << privacy::to_string(f.sampling) << " sampling)\n";
   if (vm.count("rdp")) print_rdp_table(f.orders, rdp);
 }
@@ -207,11 +207,10 @@ int run_tuning_plan(int argc, char** argv) {
   }
   std::cout << json["method"].get<std::string>()
             << " (planned, as tune would certify): epsilon = " << readable_rounded_up(plan.total.epsilon)
-            << " at delta = " << readable_rounded_up(plan.total.delta) << " (order " << readable_number(plan.total.order)
-            << ", " << privacy::to_string(plan.total.conversion) << "); split: tuning "
-            << readable_json(json["split"]["tuning_epsilon"], true) << ", training "
-            << readable_json(json["split"]["training_epsilon"], true)
-            << "\n";
+            << " at delta = " << readable_rounded_up(plan.total.delta) << " (order "
+            << readable_number(plan.total.order) << ", " << privacy::to_string(plan.total.conversion)
+            << "); split: tuning " << readable_json(json["split"]["tuning_epsilon"], true) << ", training "
+            << readable_json(json["split"]["training_epsilon"], true) << "\n";
   std::cout << "noise multipliers (per candidate): " << readable_json(json["noise_multipliers"], true) << "\n";
   if (json.contains("rows")) std::cout << "rows: " << readable_json(json["rows"]) << "\n";
   return 0;
@@ -271,7 +270,8 @@ int run_tuning(int argc, char** argv) {
   const auto rdp = privacy::random_stopping_rdp(rule, training, score).values();
   const auto result = privacy::rdp_to_epsilon(f.orders, rdp, f.delta, f.conversion);
   if (!vm->count("json"))
-    std::cout << "random-stopping tuning (" << distribution << ", E[K] = " << readable_json(json["expected_runs"]) << "): ";
+    std::cout << "random-stopping tuning (" << distribution << ", E[K] = " << readable_json(json["expected_runs"])
+              << "): ";
   print_epsilon(result, f, rdp, *vm, json);
   return 0;
 }

@@ -9,9 +9,9 @@
 #include "accountant_flag.hpp"
 #include "cli_options.hpp"
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/privacy/calibration.hpp"
 #include "pld_text.hpp"
 
@@ -103,7 +103,8 @@ int run_sigma(int argc, char** argv) {
               << "\n";
   else
     std::cout << "sigma = " << readable_rounded_up(sigma) << " (epsilon = " << readable_rounded_up(achieved.epsilon)
-              << " at delta = " << readable_rounded_up(t.delta) << ", order " << readable_number(achieved.order) << ")\n";
+              << " at delta = " << readable_rounded_up(t.delta) << ", order " << readable_number(achieved.order)
+              << ")\n";
   return 0;
 }
 
@@ -140,8 +141,8 @@ int run_steps(int argc, char** argv) {
   if (vm->count("json"))
     std::cout << nlohmann::json{{"steps", steps}, {"epsilon", json_number(eps)}}.dump() << "\n";
   else
-    std::cout << "steps = " << steps << " (epsilon = " << readable_rounded_up(eps) << " at delta = " << readable_rounded_up(t.delta)
-              << ")\n";
+    std::cout << "steps = " << steps << " (epsilon = " << readable_rounded_up(eps)
+              << " at delta = " << readable_rounded_up(t.delta) << ")\n";
   return 0;
 }
 

@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/readable_number.hpp"

@@ -9,12 +9,12 @@
 #include <optional>
 
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/bo/acquisition_registry.hpp"
 #include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/explore/explore_run.hpp"
 #include "dpareto/explore/run_study.hpp"
@@ -131,7 +131,37 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   settings.keep_going = vm["keep-going"].as<bool>();
   settings.out = out;
   settings.problem_options = problem_options_from(vm);
+  if (vm.count("baseline")) {
+    const double baseline = vm["baseline"].as<double>();
+    if (!(baseline >= 0 && baseline <= 1))
+      throw InputError("--baseline " + format_number(baseline) + ": must be a utility in [0, 1]");
+    settings.baseline = baseline;
+  }
   return settings;
+}
+
+// A front no better than a trivial model is worth a word (issue 21 item 1): say when no evaluated
+// setting beats the run's baseline utility, or how many front points do not.
+void warn_below_baseline(const std::vector<study::EvaluationRecord>& records, const std::vector<std::size_t>& front,
+                         const study::RunInfo& info) {
+  const auto it = info.extra.find("baseline");
+  if (it == info.extra.end() || !it->is_object() || !it->contains("utility")) return;
+  const double baseline = it->at("utility").get<double>();
+  const std::string what = it->value("source", std::string("baseline"));
+  double best = -1;
+  for (const auto& r : records)
+    if (r.ok()) best = std::max(best, r.utility);
+  const auto below =
+      std::count_if(front.begin(), front.end(), [&](std::size_t i) { return records[i].utility <= baseline; });
+  if (best < 0) return;
+  if (best <= baseline)
+    std::cerr << "dpareto explore: warning: no evaluated setting beats the baseline utility "
+              << readable_number(baseline) << " (" << what << "); the best reached " << readable_number(best)
+              << " — more budget, a larger epsilon range or other parameter ranges may help\n";
+  else if (below > 0)
+    std::cerr << "dpareto explore: warning: front points no better than the baseline utility "
+              << readable_number(baseline) << " (" << what << "): " << below << " of " << front.size()
+              << " — the most private end of the front is not useful\n";
 }
 
 // The study `explore --study S` resumes when no problem flag is given (read only: it is opened
@@ -223,6 +253,8 @@ int run_explore(int argc, char** argv) {
       "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
       "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
       "json", po::bool_switch(), "print the final summary as JSON")(
+      "baseline", po::value<double>(),
+      "a utility in [0, 1] that a useful setting must beat (default: the majority class, for classifiers)")(
       "overwrite", po::bool_switch(),
       "replace the run --out holds even if it is another run (other problem, seed or study)");
   const auto parsed =
@@ -333,6 +365,7 @@ int run_explore(int argc, char** argv) {
   const auto front = study::run_front(records, info.objectives);
   const double hv = writer.hv_history().empty() ? 0.0 : writer.hv_history().back();
   const auto& timings = run.proposer().timings();
+  warn_below_baseline(records, front, info);
   if (vm["json"].as<bool>()) {
     nlohmann::json j = {{"out", out},
                         {"evaluations", records.size()},
@@ -343,9 +376,9 @@ int run_explore(int argc, char** argv) {
     std::cout << j.dump() << "\n";
   } else {
     std::cout << "explored " << info.problem << " with " << info.method << ": " << records.size() << " evaluations ("
-              << failed << " failed), front of " << front.size() << " points, hypervolume " << readable_number(hv) << " ("
-              << info.hv_axis << " epsilon axis, reference " << readable_number(info.objectives[0].reference) << ","
-              << readable_number(info.objectives[1].reference) << ")\n"
+              << failed << " failed), front of " << front.size() << " points, hypervolume " << readable_number(hv)
+              << " (" << info.hv_axis << " epsilon axis, reference " << readable_number(info.objectives[0].reference)
+              << "," << readable_number(info.objectives[1].reference) << ")\n"
               << "ask() time: GP fit " << readable_number(timings.gp_fit) << " s, acquisition "
               << readable_number(timings.acquisition) << " s\n"
               << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}"

@@ -6,10 +6,10 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/ledger.hpp"
 #include "problem_flags.hpp"
@@ -72,10 +72,11 @@ int run_show(int argc, char** argv) {
     std::cout << "  " << clean_utf8(e.time) << "  " << clean_utf8(e.problem) << " " << clean_utf8(e.method)
               << ": epsilon " << readable_rounded_up(e.epsilon) << " at delta " << readable_rounded_up(e.delta) << ", "
               << clean_utf8(e.outcome) << " (" << clean_utf8(e.out) << ")\n";
-  std::cout << "total: epsilon " << readable_rounded_up(total.epsilon) << " at delta " << readable_rounded_up(delta) << " over "
-            << ledger.entries().size() << " run(s)";
+  std::cout << "total: epsilon " << readable_rounded_up(total.epsilon) << " at delta " << readable_rounded_up(delta)
+            << " over " << ledger.entries().size() << " run(s)";
   if (ledger.cap())
-    std::cout << "; cap " << readable_rounded_up(ledger.cap()->epsilon) << " at delta " << readable_rounded_up(ledger.cap()->delta);
+    std::cout << "; cap " << readable_rounded_up(ledger.cap()->epsilon) << " at delta "
+              << readable_rounded_up(ledger.cap()->delta);
   std::cout << "\n(bookkeeping for honest users: it does not stop a run that uses another ledger)\n";
   return 0;
 }
@@ -94,8 +95,9 @@ int run_cap(int argc, char** argv) {
   select::Ledger ledger = dataset ? select::Ledger::open(file, *dataset) : select::Ledger::read(file);
   ledger.set_cap({(*vm)["epsilon"].as<double>(), (*vm)["delta"].as<double>()});
   const auto total = ledger.total(ledger.cap()->delta);
-  std::cout << "ledger " << file.string() << ": cap epsilon " << readable_rounded_up(ledger.cap()->epsilon) << " at delta "
-            << readable_rounded_up(ledger.cap()->delta) << "; spent so far " << readable_rounded_up(total.epsilon) << "\n";
+  std::cout << "ledger " << file.string() << ": cap epsilon " << readable_rounded_up(ledger.cap()->epsilon)
+            << " at delta " << readable_rounded_up(ledger.cap()->delta) << "; spent so far "
+            << readable_rounded_up(total.epsilon) << "\n";
   return 0;
 }
 

@@ -7,11 +7,11 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/explore/pick.hpp"
 #include "dpareto/select/candidate_file.hpp"
 
@@ -36,7 +36,8 @@ nlohmann::json params_json(const explore::OperatingPoint& p, const space::Space*
 
 std::string params_text(const explore::OperatingPoint& p) {
   std::string s;
-  for (std::size_t i = 0; i < p.names.size(); ++i) s += (i ? ", " : "") + p.names[i] + "=" + readable_number(p.params[i]);
+  for (std::size_t i = 0; i < p.names.size(); ++i)
+    s += (i ? ", " : "") + p.names[i] + "=" + readable_number(p.params[i]);
   return s;
 }
 

@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/atomic_file.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/learn/prediction.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/model_file.hpp"

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "problem_flags.hpp"
 
 namespace dpareto::apps {

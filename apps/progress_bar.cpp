@@ -35,8 +35,8 @@ void ProgressBar::update(int done, const std::string& note) {
   if (terminal_) {
     const int width = 30, filled = static_cast<int>(static_cast<double>(done) / total_ * width);
     std::fprintf(stderr, "\r%s [%s%s] %d/%d  %.0fs elapsed, ETA %.0fs  %s\033[K", label_.c_str(),
-                 std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), done, total_, elapsed,
-                 eta, note.c_str());
+                 std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), done, total_, elapsed, eta,
+                 note.c_str());
     std::fflush(stderr);
     return;
   }
@@ -45,8 +45,8 @@ void ProgressBar::update(int done, const std::string& note) {
   last_log_time_ = elapsed;
   std::fprintf(stderr, "%s: %d/%d %s, %s elapsed%s%s%s\n", label_.c_str(), done, total_, unit_.c_str(),
                readable_duration(elapsed).c_str(),
-               done > 0 && done < total_ ? (", ETA " + readable_duration(eta)).c_str() : "",
-               note.empty() ? "" : ", ", note.c_str());
+               done > 0 && done < total_ ? (", ETA " + readable_duration(eta)).c_str() : "", note.empty() ? "" : ", ",
+               note.c_str());
   std::fflush(stderr);
 }
 

@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/study/storage_registry.hpp"
 #include "storage_flags.hpp"
@@ -83,8 +83,8 @@ void print_status(const nlohmann::json& j) {
               << (std::isfinite(eta) ? readable_number(std::round(eta)) + " s" : std::string("unknown")) << "\n";
   for (const auto& w : j["workers"])
     std::cout << "worker " << w["worker"].get<std::string>() << ": " << w["state"].get<std::string>()
-              << ", last heartbeat " << readable_number(std::round(number_from_json(w["heartbeat_age"], "heartbeat age")))
-              << " s ago\n";
+              << ", last heartbeat "
+              << readable_number(std::round(number_from_json(w["heartbeat_age"], "heartbeat age"))) << " s ago\n";
 }
 
 int run_status(int argc, char** argv) {

@@ -8,16 +8,16 @@
 
 #include "cli_options.hpp"
 #include "command.hpp"
-#include "progress_bar.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
 #include "dpareto/select/candidate_file.hpp"
 #include "dpareto/select/ledger.hpp"
 #include "dpareto/select/release_directory.hpp"
 #include "dpareto/select/tuning_pipeline.hpp"
 #include "problem_flags.hpp"
+#include "progress_bar.hpp"
 #include "tuning_flags.hpp"
 
 namespace dpareto::apps {
@@ -65,8 +65,9 @@ int run_tune(int argc, char** argv) {
       const auto projected = ledger.total(ledger.cap()->delta, &orders, &rdp).epsilon;
       if (projected > ledger.cap()->epsilon) {
         const std::string what = "this run would bring the privacy ledger " + ledger_file.string() + " to epsilon " +
-                                 readable_rounded_up(projected) + " at delta " + readable_rounded_up(ledger.cap()->delta) +
-                                 ", past its cap " + readable_rounded_up(ledger.cap()->epsilon);
+                                 readable_rounded_up(projected) + " at delta " +
+                                 readable_rounded_up(ledger.cap()->delta) + ", past its cap " +
+                                 readable_rounded_up(ledger.cap()->epsilon);
         if (!exceed) throw InputError(what + " (nothing was run; --exceed-cap runs it anyway)");
         std::cerr << "warning: " << what << " (--exceed-cap)\n";
       }
@@ -95,16 +96,16 @@ int run_tune(int argc, char** argv) {
   // privacy costs rounded up.
   const auto cost = [&](const nlohmann::json& v) { return readable_rounded_up(number_from_json(v, "certificate")); };
   const auto value = [&](const nlohmann::json& v) { return readable_number(number_from_json(v, "certificate")); };
-  std::cout << c["method"].get<std::string>() << ": epsilon = " << cost(c["epsilon"]) << " at delta = "
-            << cost(c["delta"]) << " (order " << value(c["order"]) << ", " << c["conversion"].get<std::string>()
-            << "); split: tuning " << cost(c["split"]["tuning_epsilon"]) << ", training "
-            << cost(c["split"]["training_epsilon"]) << "\n";
+  std::cout << c["method"].get<std::string>() << ": epsilon = " << cost(c["epsilon"])
+            << " at delta = " << cost(c["delta"]) << " (order " << value(c["order"]) << ", "
+            << c["conversion"].get<std::string>() << "); split: tuning " << cost(c["split"]["tuning_epsilon"])
+            << ", training " << cost(c["split"]["training_epsilon"]) << "\n";
   std::cout << "data roles: " << c["data_roles"].get<std::string>() << "\n"
             << "candidates: " << c["candidates_source"].get<std::string>()
             << "; covered: " << c["covers"].get<std::string>() << "\n";
   if (outcome.weights) {
-    std::cout << "selected " << readable_json(c["selected"]) << ": validation utility " << value(c["validation_utility"])
-              << ", test accuracy "
+    std::cout << "selected " << readable_json(c["selected"]) << ": validation utility "
+              << value(c["validation_utility"]) << ", test accuracy "
               << (c["test_utility"].is_number() ? value(c["test_utility"]) : "not released (--test-split private)")
               << "\n";
     // A model no better than always answering the most frequent class is worth a word.

@@ -6,10 +6,10 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/bo/make_proposer.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/explore/explorer_proposer.hpp"
 #include "dpareto/explore/problem_evaluator.hpp"

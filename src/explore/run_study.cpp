@@ -22,6 +22,7 @@ std::unique_ptr<study::Storage> open_run_study(const problems::Problem& problem,
   info.extra["budget"] = settings.budget;
   info.extra["workers"] = settings.workers;
   info.extra["space"] = space::space_to_json(problem.space());  // also for studies begun before runs recorded it
+  if (const auto baseline = run_baseline(problem, settings); !baseline.is_null()) info.extra["baseline"] = baseline;
   db->set_run_info(info);
   return db;
 }

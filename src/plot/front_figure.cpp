@@ -4,8 +4,12 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/figure_style.hpp"
 #include "dpareto/plot/staircase.hpp"
 
@@ -33,6 +37,26 @@ std::string staircase_rows(const std::vector<pareto::Point2>& front, double x_en
   return rows;
 }
 
+// The utility the runs' summary.json records as the one to beat, when every run records the same.
+struct Baseline {
+  double utility;
+  std::string source;
+};
+std::optional<Baseline> common_baseline(const std::vector<LabelledRun>& runs) {
+  std::optional<Baseline> common;
+  for (const auto& run : runs) {
+    const auto it = run.data.info.extra.find("baseline");
+    if (it == run.data.info.extra.end() || !it->is_object() || !it->contains("utility") ||
+        !it->at("utility").is_number())
+      return std::nullopt;
+    const double utility = it->at("utility").get<double>();
+    if (!(utility >= 0 && utility <= 1) || (common && common->utility != utility)) return std::nullopt;
+    const auto source = it->value("source", nlohmann::json(""));
+    common = Baseline{utility, source.is_string() ? source.get<std::string>() : ""};
+  }
+  return common;
+}
+
 }  // namespace
 
 GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigureOptions& options) {
@@ -52,6 +76,8 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
   for (const auto& run : runs)
     for (const auto& r : run.data.records)
       if (plottable(r)) extend(r.epsilon, r.error());
+  const std::optional<Baseline> baseline = common_baseline(runs);
+  if (baseline) extend(x_lo, 1 - baseline->utility);
   std::vector<pareto::Point2> exact_front;
   if (options.exact != nullptr) {
     exact_front = front_points(options.exact->data);
@@ -109,6 +135,23 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     const std::string stairs = script.data("exact", staircase_rows(exact_front, x_hi, options.accuracy));
     plots.push_back(stairs + " using 1:2 with lines lw 2 dt (10,5,2,5) lc rgb \"#000000\" title " +
                     literal("exact front: " + options.exact->label));
+  }
+
+  if (baseline) {
+    const std::string line = script.data(
+        "baseline", number(x_lo) + " " + number(utility_axis_value(1 - baseline->utility, options.accuracy)) + "\n" +
+                        number(x_hi) + " " + number(utility_axis_value(1 - baseline->utility, options.accuracy)) +
+                        "\n");
+    plots.push_back(
+        line + " using 1:2 with lines lw 2 dt 3 lc rgb \"#777777\" title " +
+        literal("baseline " + readable_number(baseline->utility) + " (" + printable(baseline->source, 40) + ")"));
+  }
+  std::set<std::string> problems;
+  for (const auto& run : runs) problems.insert(run.data.info.problem);
+  if (problems.size() > 1) {
+    std::string names;
+    for (const auto& p : problems) names += (names.empty() ? "" : ", ") + p;
+    captions.push_back("warning: runs of different problems overlaid (" + names + "): their fronts are not comparable");
   }
 
   const auto& info = runs.front().data.info;

@@ -1,5 +1,5 @@
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/hv_figure.hpp"
+#include "dpareto/core/readable_number.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/labelled_run.hpp"
+#include "dpareto/core/readable_number.hpp"
 
 #include <cmath>
 #include <filesystem>

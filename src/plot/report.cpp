@@ -1,5 +1,5 @@
-#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/report.hpp"
+#include "dpareto/core/readable_number.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -181,8 +181,7 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
           std::to_string(run.data.records.size()) + " | " + std::to_string(failed) + " | " +
           (run.data.hv_history.empty() ? "–" : readable_number(run.data.hv_history.back())) + " | (" +
           readable_number(info.objectives[0].reference) + ", " + readable_number(info.objectives[1].reference) +
-          ") | " +
-          markdown_text(info.hv_axis) + " |\n";
+          ") | " + markdown_text(info.hv_axis) + " |\n";
   }
   md += "\n## Figures\n\n";
   for (const auto& [heading, file] : sections)

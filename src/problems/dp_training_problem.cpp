@@ -197,13 +197,17 @@ double DpTrainingProblem::privacy_upper_bound(const space::Params& params) const
   return learn::training_epsilon(config(params, 1), data_.train.size(), delta(), privacy::AccountantKind::rdp).epsilon;
 }
 
+std::optional<double> DpTrainingProblem::baseline_utility() const {
+  return data_.test.label_fraction(data_.train.majority_class());
+}
+
 UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint64_t seed) const {
   // Repeats in parallel; leftover threads go to each run's lot.
   const int outer = std::min(threads_, repeats_);
   const learn::TrainConfig cfg = config(params, std::max(1, threads_ / outer));
   std::vector<double> acc(static_cast<std::size_t>(repeats_));
   std::vector<char> diverged(static_cast<std::size_t>(repeats_), 0);
-  const double floor = data_.test.label_fraction(data_.train.majority_class());
+  const double floor = *baseline_utility();
   std::vector<std::string> errors(static_cast<std::size_t>(repeats_));
   std::atomic<int> interrupted{0};
 #pragma omp parallel for num_threads(outer) schedule(dynamic) if (outer > 1)
@@ -223,9 +227,9 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   for (const auto& e : errors)
     if (!e.empty()) throw Error(e);
   UtilityResult u;
-  u.utility = std::accumulate(acc.begin(), acc.end(), 0.0) / repeats_;
   u.utility_min = *std::min_element(acc.begin(), acc.end());
   u.utility_max = *std::max_element(acc.begin(), acc.end());
+  u.utility = mean_within_range(acc, u.utility_min, u.utility_max);
   const long long bad = std::count(diverged.begin(), diverged.end(), 1);
   if (bad > 0)
     u.message = "diverged (non-finite weights) in " + std::to_string(bad) + " of " + std::to_string(repeats_) +

@@ -66,6 +66,10 @@ double OutputPerturbationProblem::privacy(const space::Params& params) const {
   return learn::output_perturbation_epsilon(config_of(params), data_.train.size(), delta());
 }
 
+std::optional<double> OutputPerturbationProblem::baseline_utility() const {
+  return data_.test.label_fraction(data_.train.majority_class());
+}
+
 UtilityResult OutputPerturbationProblem::utility(const space::Params& params, std::uint64_t seed) const {
   const auto cfg = config_of(params);
   std::vector<double> acc(static_cast<std::size_t>(repeats_));
@@ -82,8 +86,8 @@ UtilityResult OutputPerturbationProblem::utility(const space::Params& params, st
   }
   for (const auto& e : errors)
     if (!e.empty()) throw Error(e);
-  return {std::accumulate(acc.begin(), acc.end(), 0.0) / repeats_, *std::min_element(acc.begin(), acc.end()),
-          *std::max_element(acc.begin(), acc.end()), ""};
+  const double lo = *std::min_element(acc.begin(), acc.end()), hi = *std::max_element(acc.begin(), acc.end());
+  return {mean_within_range(acc, lo, hi), lo, hi, ""};
 }
 
 namespace {

@@ -1,13 +1,19 @@
 #include "dpareto/problems/problem.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <numeric>
 
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/stop_request.hpp"
 
 namespace dpareto::problems {
+
+double mean_within_range(const std::vector<double>& values, double lo, double hi) {
+  return std::clamp(std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size()), lo, hi);
+}
 
 Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed) const {
   Evaluation e;

@@ -23,10 +23,11 @@ void write_oracle(const fs::path& dir) {
   std::ofstream(dir / "space.json")
       << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 0.001, "high": 1, "scale": "log"},)"
       << R"( {"name": "noise", "kind": "continuous", "low": 0.5, "high": 8, "scale": "linear"}]})";
-  std::ofstream(dir / "oracle.sh") << "#!/bin/sh\necho run >> " << (dir / "runs.txt").string() << "\n"
-                                   << R"(awk -v lr="$1" -v n="$2" 'BEGIN { l = log(lr) / log(10) + 1; if (l < 0) l = -l;)"
-                                   << R"( printf "{\"epsilon\": %.17g, \"utility\": %.17g}\n", 10 / n, 0.9 - 0.05 * n - 0.1 * l }')"
-                                   << "\n";
+  std::ofstream(dir / "oracle.sh")
+      << "#!/bin/sh\necho run >> " << (dir / "runs.txt").string() << "\n"
+      << R"(awk -v lr="$1" -v n="$2" 'BEGIN { l = log(lr) / log(10) + 1; if (l < 0) l = -l;)"
+      << R"( printf "{\"epsilon\": %.17g, \"utility\": %.17g}\n", 10 / n, 0.9 - 0.05 * n - 0.1 * l }')"
+      << "\n";
   fs::permissions(dir / "oracle.sh", fs::perms::owner_all);
 }
 
@@ -47,9 +48,10 @@ TEST_CASE("external oracle's run: pick --from model, --verify only when trusted,
   const auto dir = temp_root.dir("run");
   write_oracle(dir);
   const std::string run = (dir / "run").string();
-  const auto explored = run_cli("explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 24 "
-                                "--seed 5 --out run",
-                                dir);
+  const auto explored = run_cli(
+      "explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 24 "
+      "--seed 5 --out run",
+      dir);
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
   REQUIRE(oracle_runs(dir) == 24);
 
@@ -74,7 +76,8 @@ TEST_CASE("external oracle's run: pick --from model, --verify only when trusted,
   CHECK(untrusted.output.find("--trust-study-command") != std::string::npos);
   CHECK(std::count(untrusted.output.begin(), untrusted.output.end(), '\n') == 1);
   CHECK(oracle_runs(dir) == 24);
-  const auto verified = run_cli("pick " + run + " --from model --max-epsilon 3 --verify --trust-study-command --json", dir);
+  const auto verified =
+      run_cli("pick " + run + " --from model --max-epsilon 3 --verify --trust-study-command --json", dir);
   REQUIRE_MESSAGE(verified.status == 0, verified.output);
   const auto v = last_json_line(verified.output)["verify"];
   CHECK(v["ok"].get<bool>());
@@ -90,4 +93,33 @@ TEST_CASE("external oracle's run: pick --from model, --verify only when trusted,
   CHECK(report.output.find("warning") == std::string::npos);
   CHECK(read_text(dir / "run" / "report" / "report.md").find("surrogate-") != std::string::npos);
   CHECK(oracle_runs(dir) == 25);
+}
+
+TEST_CASE("explore warns when the front does not beat the baseline utility, and records it") {
+  const auto dir = temp_root.dir("baseline");
+  write_oracle(dir);
+  const std::string explore =
+      "explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 10 --init 4 "
+      "--seed 2 --out ";
+  // The oracle's utility never reaches 0.9: nothing beats a baseline of 0.95.
+  const auto none = run_cli(explore + "high --baseline 0.95", dir);
+  REQUIRE_MESSAGE(none.status == 0, none.output);
+  CHECK(none.output.find("warning: no evaluated setting beats the baseline utility 0.95 (--baseline); the best "
+                         "reached 0.") != std::string::npos);
+  const auto summary = nlohmann::json::parse(read_text(dir / "high" / "summary.json"));
+  CHECK(summary["baseline"] == nlohmann::json{{"utility", 0.95}, {"source", "--baseline"}});
+  // A low baseline: only the most private front points fall below it.
+  const auto some = run_cli(explore + "low --baseline 0.5", dir);
+  REQUIRE_MESSAGE(some.status == 0, some.output);
+  CHECK(some.output.find("warning: front points no better than the baseline utility 0.5 (--baseline): ") !=
+        std::string::npos);
+  // Without a baseline (an external oracle knows none): no warning.
+  const auto plain = run_cli(explore + "plain", dir);
+  CHECK(plain.output.find("baseline") == std::string::npos);
+  // Out of [0, 1]: one line, exit 2, nothing run.
+  const int runs = oracle_runs(dir);
+  const auto bad = run_cli(explore + "bad --baseline 1.5", dir);
+  CHECK(bad.status == 2);
+  CHECK(bad.output == "dpareto explore: error: --baseline 1.5: must be a utility in [0, 1]\n");
+  CHECK(oracle_runs(dir) == runs);
 }

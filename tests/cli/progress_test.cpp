@@ -57,8 +57,8 @@ TEST_CASE("exact warns when its grid is long and keeps the finished points when 
   CHECK(quiet.output.find("warning") == std::string::npos);
 
   // Stopped mid-grid: exit 130, the finished points written, marked partial.
-  const pid_t pid = spawn_cli(dir, {"exact", "--problem", "svt", "--points", "30,400", "--repeats", "4000",
-                                    "--workers", "1", "--out", "big"});
+  const pid_t pid = spawn_cli(
+      dir, {"exact", "--problem", "svt", "--points", "30,400", "--repeats", "4000", "--workers", "1", "--out", "big"});
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   ::kill(pid, SIGINT);
   int status = 0;
@@ -82,9 +82,10 @@ TEST_CASE("tune shows elapsed time only, never how many trainings it ran") {
       {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
       {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";
   ::setenv("DPARETO_LOG_INTERVAL", "0.01", 1);  // a line every 10 ms instead of every minute
-  const auto r = run_cli("tune --problem synthetic-logreg-sgd --set split=private --candidates cands.json "
-                         "--method random-stopping --target-epsilon 1 --delta 1e-5 --out tuned",
-                         dir);
+  const auto r = run_cli(
+      "tune --problem synthetic-logreg-sgd --set split=private --candidates cands.json "
+      "--method random-stopping --target-epsilon 1 --delta 1e-5 --out tuned",
+      dir);
   ::unsetenv("DPARETO_LOG_INTERVAL");
   REQUIRE_MESSAGE(r.status == 0, r.output);
   const std::regex notice("tune synthetic-logreg-sgd: selecting and training privately, [0-9]+ s elapsed");

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/plot/figure_style.hpp"
@@ -140,4 +141,38 @@ TEST_CASE("oracle figure of a hand-made exact grid: heat maps and front render; 
   auto three = load_run(dir + "/three");
   three.data.info.parameter_names.push_back("extra");
   CHECK_THROWS_AS(oracle_figure(three), InputError);
+}
+
+namespace {
+
+// Sets keys of a run directory's summary.json (as a run of another problem, or with a baseline).
+void patch_summary(const std::string& run, const nlohmann::json& keys) {
+  auto summary = nlohmann::json::parse(std::ifstream(run + "/summary.json"));
+  summary.update(keys);
+  std::ofstream(run + "/summary.json") << summary.dump(2);
+}
+
+}  // namespace
+
+TEST_CASE("the front figure draws the runs' common baseline, and warns when problems differ") {
+  const std::string dir = test::temp_dir("baseline");
+  test::write_synthetic_run(dir + "/a", "dpareto", 4, 20);
+  test::write_synthetic_run(dir + "/b", "random", 5, 20);
+  const nlohmann::json majority = {{"baseline", {{"utility", 0.625}, {"source", "majority class"}}}};
+  patch_summary(dir + "/a", majority);
+  patch_summary(dir + "/b", majority);
+  const auto both = front_figure({load_run(dir + "/a"), load_run(dir + "/b")}).text();
+  CHECK(both.find("title 'baseline 0.625 (majority class)'") != std::string::npos);
+  CHECK(both.find(" 0.375\n") != std::string::npos);  // drawn at error 1 − 0.625
+  CHECK(both.find("different problems") == std::string::npos);
+  const auto accuracy = front_figure({load_run(dir + "/a")}, {true, nullptr}).text();
+  CHECK(accuracy.find(" 0.625\n") != std::string::npos);  // at utility 0.625 on the accuracy axis
+
+  // Runs that disagree on the baseline (or lack one) draw none.
+  patch_summary(dir + "/b", {{"baseline", {{"utility", 0.7}, {"source", "--baseline"}}}});
+  CHECK(front_figure({load_run(dir + "/a"), load_run(dir + "/b")}).text().find("baseline") == std::string::npos);
+
+  patch_summary(dir + "/b", {{"problem", "adult-logreg-sgd"}});
+  const auto mixed = front_figure({load_run(dir + "/a"), load_run(dir + "/b")}).text();
+  CHECK(mixed.find("warning: runs of different problems overlaid (adult-logreg-sgd, svt)") != std::string::npos);
 }

@@ -58,8 +58,8 @@ TEST_CASE("{seed32} is the seed's low 32 bits and {worker} the evaluation's slot
   options.command = "oracle --seed {seed} --seed32 {seed32} --gpu {worker} s{seed32}w{worker}";
   const ExternalCommandProblem p(two_params(), options);
   const std::uint64_t seed = 0xfedcba9876543210ULL;  // above 2^32: numpy.random.seed would refuse it
-  const std::vector<std::string> outside{"oracle",     "--seed", "18364758544493064720", "--seed32",
-                                         "1985229328", "--gpu",  "0",                    "s1985229328w0"};
+  const std::vector<std::string> outside{"oracle", "--seed", "18364758544493064720", "--seed32", "1985229328",
+                                         "--gpu",  "0",      "s1985229328w0"};
   CHECK(p.command_line({0.01, 5}, seed) == outside);
   {
     const WorkerSlotScope slot(3);
@@ -71,7 +71,8 @@ TEST_CASE("{seed32} is the seed's low 32 bits and {worker} the evaluation's slot
 
   const auto dir = temp_root.dir("env32");
   const fs::path script = dir / "env.sh";
-  std::ofstream(script) << "#!/bin/sh\necho \"{\\\"epsilon\\\": $DPARETO_WORKER, \\\"utility\\\": 0.$DPARETO_SEED32}\"\n";
+  std::ofstream(script)
+      << "#!/bin/sh\necho \"{\\\"epsilon\\\": $DPARETO_WORKER, \\\"utility\\\": 0.$DPARETO_SEED32}\"\n";
   fs::permissions(script, fs::perms::owner_all);
   options.command = script.string();
   const ExternalCommandProblem env(two_params(), options);
@@ -92,7 +93,8 @@ TEST_CASE("bad templates are refused with the source named") {
   options.command = "python3 train.py --gpu {worker}";
   for (const std::string reserved : {"seed", "seed32", "worker"})
     CHECK_THROWS_WITH_AS(
-        ExternalCommandProblem(space::Space({{reserved, space::Kind::integer, space::Scale::linear, 1, 9, {}}}), options),
+        ExternalCommandProblem(space::Space({{reserved, space::Kind::integer, space::Scale::linear, 1, 9, {}}}),
+                               options),
         ("--oracle-cmd: a parameter named '" + reserved + "' collides with the {" + reserved + "} placeholder").c_str(),
         InputError);
   // Fuzz finding (fuzz/oracle_command.cpp): the template was echoed raw, a newline split the message.

@@ -23,6 +23,7 @@ struct ExploreSettings {
   bool keep_going = false;                   // run the whole budget even when the first ones fail alike
   std::string out;                           // run directory (evaluations.csv, front.csv, summary.json)
   problems::ProblemOptions problem_options;  // as given, recorded so that pick/plot rebuild the problem
+  std::optional<double> baseline;            // --baseline: a utility to beat, else the problem's (if any)
 };
 
 }  // namespace dpareto::explore

@@ -73,7 +73,7 @@ class ExternalCommandProblem : public Problem {
   // A word of the template: literal text and placeholders.
   struct Piece {
     enum class Kind { literal, parameter, seed, seed32, worker } kind = Kind::literal;
-    std::string text;          // the literal text, or the placeholder's name
+    std::string text;           // the literal text, or the placeholder's name
     std::size_t parameter = 0;  // Kind::parameter: index into space_
   };
   using Word = std::vector<Piece>;

@@ -3,7 +3,9 @@
 // DPareto Sec. 2.1). Objectives are minimized: (epsilon, 1 - utility).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "dpareto/space/space.hpp"
 
@@ -40,6 +42,10 @@ struct Evaluation {
   std::string message;
 };
 
+// The mean of repeated utilities, kept inside [lo, hi] (their min and max): summing n equal values
+// and dividing by n can land an ulp outside them, which Problem::evaluate would reject.
+double mean_within_range(const std::vector<double>& values, double lo, double hi);
+
 class Problem {
  public:
   virtual ~Problem() = default;
@@ -57,6 +63,9 @@ class Problem {
   // several threads at once on one Problem.
   virtual UtilityResult utility(const space::Params& params, std::uint64_t seed) const = 0;
   virtual ReferenceSpec default_reference() const { return {}; }
+  // The utility of a trivial model that a useful setting must beat (a classifier's majority-class
+  // accuracy on the test split), when the problem knows one.
+  virtual std::optional<double> baseline_utility() const { return std::nullopt; }
   // Problem-specific configuration recorded in summary.json (repeats, subsets, ...).
   virtual std::map<std::string, std::string> settings() const { return {}; }
 
