@@ -131,6 +131,13 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   settings.keep_going = vm["keep-going"].as<bool>();
   settings.out = out;
   settings.problem_options = problem_options_from(vm);
+  if (vm.count("utility-name")) {
+    settings.utility_name = vm["utility-name"].as<std::string>();
+    if (settings.utility_name.empty() || settings.utility_name.size() > 60 ||
+        printable(settings.utility_name) != settings.utility_name)
+      throw InputError("--utility-name '" + printable(settings.utility_name) +
+                       "': expected 1 to 60 printable characters");
+  }
   if (vm.count("baseline")) {
     const double baseline = vm["baseline"].as<double>();
     if (!(baseline >= 0 && baseline <= 1))
@@ -253,6 +260,8 @@ int run_explore(int argc, char** argv) {
       "out", po::value<std::string>(), "run directory to write (default: runs/<problem>-<method>)")(
       "png", po::value<std::string>(), "at the end, draw the front figure to this file (.png, .svg or .pdf)")(
       "json", po::bool_switch(), "print the final summary as JSON")(
+      "utility-name", po::value<std::string>(),
+      "what the utility measures, for axes and reports (default: the problem's, e.g. test accuracy)")(
       "baseline", po::value<double>(),
       "a utility in [0, 1] that a useful setting must beat (default: the majority class, for classifiers)")(
       "overwrite", po::bool_switch(),

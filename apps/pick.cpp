@@ -13,6 +13,8 @@
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/readable_number.hpp"
 #include "dpareto/explore/pick.hpp"
+#include "dpareto/plot/front_figure.hpp"
+#include "dpareto/plot/gnuplot.hpp"
 #include "dpareto/select/candidate_file.hpp"
 
 namespace dpareto::apps {
@@ -70,7 +72,8 @@ int run_pick(int argc, char** argv) {
       "trust-study-command", po::bool_switch(),
       "--verify of an external oracle's run: run the oracle command the run directory records")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the model search and of --verify's oracle")(
-      "json", po::bool_switch(), "print JSON");
+      "json", po::bool_switch(), "print JSON")("png", po::value<std::string>(),
+                                               "draw the front with the pick marked to this file (.png, .svg or .pdf)");
   const auto parsed = parse_command_line(
       "dpareto pick RUN_DIR (--max-epsilon E | --min-utility U) [--from observed|model] "
       "[--candidates K --out FILE] [--verify] [--json]",
@@ -95,6 +98,13 @@ int run_pick(int argc, char** argv) {
     throw InputError("--candidates " + std::to_string(k) + ": needs 1 <= K <= " + std::to_string(kMaxCandidates) +
                      " and --out FILE");
   const bool verify = vm["verify"].as<bool>();
+  if (vm.count("png")) {  // before any oracle runs
+    try {
+      plot::format_from_path(vm["png"].as<std::string>());
+    } catch (const InputError& e) {
+      throw InputError("--png: " + std::string(e.what()));
+    }
+  }
   const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
 
   const std::string dir = vm["run"].as<std::string>();
@@ -211,6 +221,18 @@ int run_pick(int argc, char** argv) {
                 << (model_problem.empty() ? "" : " (no model: " + model_problem + ")") << "\n";
   }
 
+  if (vm.count("png")) {
+    plot::FrontFigureOptions figure;
+    figure.accuracy = true;
+    figure.mark = plot::MarkedPoint{
+        p.epsilon,
+        p.utility,
+        "picked (" + p.source + "): ε " + readable_rounded_up(p.epsilon) + ", utility " + readable_number(p.utility),
+        {}};
+    if (target.kind == explore::Target::Kind::max_epsilon) figure.mark->target_epsilon = target.value;
+    plot::render(plot::front_figure({plot::load_run(dir)}, figure), vm["png"].as<std::string>(), plot::Canvas{});
+    j["png"] = vm["png"].as<std::string>();
+  }
   if (vm["json"].as<bool>()) {
     std::cout << j.dump() << "\n";
   } else {

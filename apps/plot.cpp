@@ -25,6 +25,7 @@ int run_plot(int argc, char** argv) {
                                                                          "height in pixels")(
       "accuracy", po::bool_switch(), "plot utility (higher is better) instead of error")(
       "exact", po::value<std::string>(), "a `dpareto exact` run directory: draw the exact front")(
+      "max-epsilon", po::value<double>(), "front: end the epsilon axis here (the caption counts the points beyond)")(
       "x", po::value<std::string>(), "surrogate: parameter on the x axis (default: the first)")(
       "y", po::value<std::string>(), "surrogate: parameter on the y axis (default: the second)")(
       "resolution", po::value<int>()->default_value(40), "surrogate: grid cells per axis, 4 to 400")(
@@ -50,7 +51,9 @@ int run_plot(int argc, char** argv) {
   };
   plot::GnuplotScript script;
   if (kind == "front") {
-    script = plot::front_figure(runs, {accuracy, exact_ptr});
+    plot::FrontFigureOptions front{accuracy, exact_ptr, {}, {}};
+    if (vm.count("max-epsilon")) front.max_epsilon = vm["max-epsilon"].as<double>();
+    script = plot::front_figure(runs, front);
   } else if (kind == "hv") {
     script = plot::hv_figure(runs, {exact_ptr});
   } else if (kind == "variability") {

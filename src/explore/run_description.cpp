@@ -27,13 +27,13 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
                 {"problem_options", settings.problem_options},
                 {"space", space::space_to_json(problem.space())}};
   if (const auto baseline = run_baseline(problem, settings); !baseline.is_null()) info.extra["baseline"] = baseline;
+  info.extra["utility_name"] = settings.utility_name.empty() ? problem.utility_name() : settings.utility_name;
   return info;
 }
 
 nlohmann::json run_baseline(const problems::Problem& problem, const ExploreSettings& settings) {
   if (settings.baseline) return {{"utility", *settings.baseline}, {"source", "--baseline"}};
-  if (const auto majority = problem.baseline_utility())
-    return {{"utility", *majority}, {"source", "majority class"}};
+  if (const auto majority = problem.baseline_utility()) return {{"utility", *majority}, {"source", "majority class"}};
   return nullptr;
 }
 

@@ -23,6 +23,8 @@ std::unique_ptr<study::Storage> open_run_study(const problems::Problem& problem,
   info.extra["workers"] = settings.workers;
   info.extra["space"] = space::space_to_json(problem.space());  // also for studies begun before runs recorded it
   if (const auto baseline = run_baseline(problem, settings); !baseline.is_null()) info.extra["baseline"] = baseline;
+  if (!settings.utility_name.empty() || !info.extra.contains("utility_name"))
+    info.extra["utility_name"] = settings.utility_name.empty() ? problem.utility_name() : settings.utility_name;
   db->set_run_info(info);
   return db;
 }

@@ -1,11 +1,11 @@
 #include "dpareto/explore/surrogate_maps.hpp"
-#include "dpareto/core/readable_number.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
 #include "dpareto/pareto/objective_axis.hpp"
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/figure_style.hpp"
@@ -76,6 +77,7 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
   for (const auto& run : runs)
     for (const auto& r : run.data.records)
       if (plottable(r)) extend(r.epsilon, r.error());
+  if (options.mark) extend(options.mark->epsilon, 1 - options.mark->utility);
   const std::optional<Baseline> baseline = common_baseline(runs);
   if (baseline) extend(x_lo, 1 - baseline->utility);
   std::vector<pareto::Point2> exact_front;
@@ -137,6 +139,31 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
                     literal("exact front: " + options.exact->label));
   }
 
+  if (options.max_epsilon) {
+    if (!(*options.max_epsilon > x_lo))
+      throw InputError("--max-epsilon " + format_number(*options.max_epsilon) +
+                       ": the epsilon axis would end before the smallest epsilon " + readable_number(x_lo));
+    x_hi = std::min(x_hi, *options.max_epsilon);
+    std::size_t beyond = 0;
+    for (const auto& run : runs)
+      for (const auto& r : run.data.records) beyond += plottable(r) && r.epsilon > x_hi;
+    if (beyond > 0)
+      captions.push_back(std::to_string(beyond) + " point(s) with ε above " + readable_number(x_hi) +
+                         " not shown (--max-epsilon)");
+  }
+  if (options.mark) {
+    const auto& m = *options.mark;
+    const double y = utility_axis_value(1 - m.utility, options.accuracy);
+    if (m.target_epsilon && *m.target_epsilon > x_lo && *m.target_epsilon < x_hi) {
+      const std::string target = script.data("target", number(*m.target_epsilon) + " " + number(y_lo) + "\n" +
+                                                           number(*m.target_epsilon) + " " + number(y_hi) + "\n");
+      plots.push_back(target + " using 1:2 with lines lw 1.5 dt 2 lc rgb \"#CC79A7\" title " +
+                      literal("target ε ≤ " + readable_number(*m.target_epsilon)));
+    }
+    const std::string point = script.data("mark", number(m.epsilon) + " " + number(y) + "\n");
+    plots.push_back(point + " using 1:2 with points pt 3 ps 3.5 lw 2.5 lc rgb \"#000000\" title " +
+                    literal(clean_utf8(m.label)));
+  }
   if (baseline) {
     const std::string line = script.data(
         "baseline", number(x_lo) + " " + number(utility_axis_value(1 - baseline->utility, options.accuracy)) + "\n" +
@@ -161,8 +188,9 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
            " run(s); initial points open, later points filled, fronts bold";
   script.command(common_setup());
   script.command("set title " + literal(title) + " noenhanced");
-  finish_objective_figure(script, epsilon_label(common_delta(all)), utility_axis_label(options.accuracy), x_lo, x_hi,
-                          y_lo, y_hi, captions, plots);
+  finish_objective_figure(script, epsilon_label(common_delta(all)),
+                          utility_axis_label(options.accuracy, utility_name_of(all)), x_lo, x_hi, y_lo, y_hi, captions,
+                          plots);
   return script;
 }
 

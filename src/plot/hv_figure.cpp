@@ -1,5 +1,4 @@
 #include "dpareto/plot/hv_figure.hpp"
-#include "dpareto/core/readable_number.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +8,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/figure_style.hpp"
 
 namespace dpareto::plot {

@@ -1,5 +1,4 @@
 #include "dpareto/plot/labelled_run.hpp"
-#include "dpareto/core/readable_number.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -7,6 +6,8 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
+#include "dpareto/core/readable_number.hpp"
 
 namespace dpareto::plot {
 namespace fs = std::filesystem;
@@ -95,9 +96,21 @@ std::string epsilon_label(const std::string& delta) {
   return "privacy loss ε" + (delta.empty() ? std::string() : " at δ = " + delta) + " (log scale)";
 }
 
-std::string utility_axis_label(bool accuracy, bool brief) {
-  if (brief) return accuracy ? "utility" : "error = 1 − utility";
-  return accuracy ? "utility (e.g. accuracy, F1; higher is better)" : "error = 1 − utility (lower is better)";
+std::string utility_axis_label(bool accuracy, const std::string& name, bool brief) {
+  const std::string axis = accuracy ? name : "error = 1 − " + name;
+  return brief ? axis : axis + (accuracy ? " (higher is better)" : " (lower is better)");
+}
+
+std::string utility_name_of(const std::vector<const study::RunData*>& runs) {
+  std::string common;
+  for (const auto* run : runs) {
+    const auto it = run->info.extra.find("utility_name");
+    if (it == run->info.extra.end() || !it->is_string()) return "utility";
+    const std::string name = printable(it->get<std::string>(), 60);
+    if (!common.empty() && name != common) return "utility";
+    common = name;
+  }
+  return common.empty() ? "utility" : common;
 }
 
 }  // namespace dpareto::plot

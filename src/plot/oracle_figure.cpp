@@ -84,9 +84,10 @@ GnuplotScript oracle_figure(const LabelledRun& run, const OracleFigureOptions& o
       "set title " + literal("Utility oracle: " + utility_name) + "\nplot " + heat_map_clause(err_block, err_map));
   script.command(common_setup() + panel_setup(true) +
                  "unset logscale y\nset xtics auto\nset ytics auto\nset title \"Exact Pareto front\"\nset xlabel " +
-                 literal(epsilon_label("")) + "\nset ylabel " + literal(utility_axis_label(options.accuracy, true)) +
-                 "\n" + log_axis("x") + axis_range("x", x_lo, x_hi, true) + axis_range("y", y_lo, y_hi, false) +
-                 "plot " + grid_block + " using 1:2 with points pt 6 ps 0.5 lc rgb " + literal(faint("#0072B2", 0.4)) +
+                 literal(epsilon_label("")) + "\nset ylabel " +
+                 literal(utility_axis_label(options.accuracy, utility_name_of({&run.data}), true)) + "\n" +
+                 log_axis("x") + axis_range("x", x_lo, x_hi, true) + axis_range("y", y_lo, y_hi, false) + "plot " +
+                 grid_block + " using 1:2 with points pt 6 ps 0.5 lc rgb " + literal(faint("#0072B2", 0.4)) +
                  " title \"grid settings\", " + stairs_block +
                  " using 1:2 with lines lw 3 lc rgb \"#000000\" title \"exact front\", " + front_block +
                  " using 1:2 with points pt 7 ps 1 lc rgb \"#D55E00\" title \"front settings\"");

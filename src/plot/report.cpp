@@ -1,5 +1,4 @@
 #include "dpareto/plot/report.hpp"
-#include "dpareto/core/readable_number.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -9,6 +8,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
+#include "dpareto/core/readable_number.hpp"
 #include "dpareto/plot/figure_style.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/hv_figure.hpp"
@@ -132,7 +132,7 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
     sections.push_back({heading, file});
   };
   const LabelledRun* exact_ptr = exact ? &*exact : nullptr;
-  add("front", "Pareto fronts", [&] { return front_figure(runs, {options.accuracy, exact_ptr}); });
+  add("front", "Pareto fronts", [&] { return front_figure(runs, {options.accuracy, exact_ptr, {}, {}}); });
   add("hv", "Hypervolume vs evaluations", [&] { return hv_figure(runs, {exact_ptr}); });
   std::vector<LabelledRun> spread;
   for (const auto& run : runs)

@@ -96,7 +96,8 @@ GnuplotScript surrogate_figure(const LabelledRun& run, const SurrogateMaps& maps
               " using 1:2 with lines lw 2 dt (10,5,2,5) lc rgb \"#000000\" title \"exact front\"";
   script.command(common_setup() + panel_setup(true) + "set title \"Observed" +
                  std::string(options.exact ? " and exact" : "") + " Pareto front\"\n" + "set xlabel " +
-                 literal(epsilon_label("")) + "\nset ylabel " + literal(utility_axis_label(options.accuracy, true)) +
+                 literal(epsilon_label("")) + "\nset ylabel " +
+                 literal(utility_axis_label(options.accuracy, utility_name_of({&run.data}), true)) +
                  "\nunset logscale y\nset ytics auto\nset xtics auto\n" + log_axis("x") +
                  axis_range("x", x_lo, x_hi, true) + axis_range("y", y_lo, y_hi, false) + "plot " + fronts);
   // Bottom right: the acquisition and its maximizer.

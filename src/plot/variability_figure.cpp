@@ -90,8 +90,9 @@ GnuplotScript variability_figure(const std::vector<LabelledRun>& runs, const Var
                  literal("Variability of the Pareto front across repeats — problem " + runs.front().data.info.problem +
                          "\nfronts of each setting's mean, best (max utility) and worst (min utility) repeat") +
                  " noenhanced");
-  finish_objective_figure(script, epsilon_label(common_delta(all)), utility_axis_label(options.accuracy), x_lo, x_hi,
-                          y_lo, y_hi, captions, plots);
+  finish_objective_figure(script, epsilon_label(common_delta(all)),
+                          utility_axis_label(options.accuracy, utility_name_of(all)), x_lo, x_hi, y_lo, y_hi, captions,
+                          plots);
   return script;
 }
 

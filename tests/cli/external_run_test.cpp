@@ -84,6 +84,15 @@ TEST_CASE("external oracle's run: pick --from model, --verify only when trusted,
   CHECK(v["epsilon"].get<double>() == doctest::Approx(10 / noise).epsilon(1e-12));
   CHECK(oracle_runs(dir) == 25);
 
+  // pick --png draws the front with the pick marked; a bad extension is refused before --verify runs.
+  const auto drawn = run_cli("pick " + run + " --max-epsilon 3 --png " + (dir / "pick.png").string());
+  CHECK_MESSAGE(drawn.status == 0, drawn.output);
+  CHECK(read_text(dir / "pick.png").substr(1, 3) == "PNG");
+  const auto bad_png =
+      run_cli("pick " + run + " --max-epsilon 3 --verify --trust-study-command --png " + (dir / "pick.gif").string());
+  CHECK(bad_png.status == 2);
+  CHECK(oracle_runs(dir) == 25);
+
   // The surrogate figure and the report, which draws it among its figures.
   const auto figure = run_cli("plot surrogate " + run + " --out " + (dir / "surrogate.png").string());
   CHECK_MESSAGE(figure.status == 0, figure.output);

@@ -165,7 +165,7 @@ TEST_CASE("the front figure draws the runs' common baseline, and warns when prob
   CHECK(both.find("title 'baseline 0.625 (majority class)'") != std::string::npos);
   CHECK(both.find(" 0.375\n") != std::string::npos);  // drawn at error 1 − 0.625
   CHECK(both.find("different problems") == std::string::npos);
-  const auto accuracy = front_figure({load_run(dir + "/a")}, {true, nullptr}).text();
+  const auto accuracy = front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}}).text();
   CHECK(accuracy.find(" 0.625\n") != std::string::npos);  // at utility 0.625 on the accuracy axis
 
   // Runs that disagree on the baseline (or lack one) draw none.
@@ -175,4 +175,30 @@ TEST_CASE("the front figure draws the runs' common baseline, and warns when prob
   patch_summary(dir + "/b", {{"problem", "adult-logreg-sgd"}});
   const auto mixed = front_figure({load_run(dir + "/a"), load_run(dir + "/b")}).text();
   CHECK(mixed.find("warning: runs of different problems overlaid (adult-logreg-sgd, svt)") != std::string::npos);
+}
+
+TEST_CASE("the front figure: --max-epsilon ends the axis, a pick is marked, the axis names the utility") {
+  const std::string dir = test::temp_dir("mark");
+  test::write_synthetic_run(dir + "/a", "dpareto", 4, 30);
+  const auto run = load_run(dir + "/a");
+  std::size_t beyond = 0;
+  for (const auto& r : run.data.records) beyond += r.ok() && r.epsilon > 10;
+  REQUIRE(beyond > 0);
+  FrontFigureOptions options;
+  options.max_epsilon = 10;
+  options.mark = MarkedPoint{2.5, 0.4, "picked (observed): ε 2.5, utility 0.4", 3.0};
+  const auto script = front_figure({run}, options).text();
+  CHECK(script.find(std::to_string(beyond) + " point(s) with ε above 10 not shown (--max-epsilon)") !=
+        std::string::npos);
+  CHECK(script.find("title 'picked (observed): ε 2.5, utility 0.4'") != std::string::npos);
+  CHECK(script.find("title 'target ε ≤ 3'") != std::string::npos);
+  CHECK(script.find("error = 1 − utility (lower is better)") != std::string::npos);  // no name recorded
+  options.max_epsilon = 1e-9;  // below every point: nothing would be drawn
+  CHECK_THROWS_WITH_AS(front_figure({run}, options), doctest::Contains("--max-epsilon 1e-09"), InputError);
+
+  patch_summary(dir + "/a", {{"utility_name", "F1 score"}});
+  CHECK(front_figure({load_run(dir + "/a")}).text().find("error = 1 − F1 score (lower is better)") !=
+        std::string::npos);
+  CHECK(front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}}).text().find("F1 score (higher is better)") !=
+        std::string::npos);
 }

@@ -3,14 +3,27 @@
 // open, BO/random/grid points filled), each run's Pareto front as a bold staircase, an optional
 // exact front; ε on a log axis, error (or utility) on the other; failed evaluations listed in the
 // caption, never drawn.
+#include <optional>
+#include <string>
+
 #include "dpareto/plot/gnuplot.hpp"
 #include "dpareto/plot/labelled_run.hpp"
 
 namespace dpareto::plot {
 
+// An operating point drawn on the front (`pick --png`): a star with its label, and the target's
+// ε as a vertical line when it has one.
+struct MarkedPoint {
+  double epsilon = 0, utility = 0;
+  std::string label;
+  std::optional<double> target_epsilon;
+};
+
 struct FrontFigureOptions {
   bool accuracy = false;               // plot utility (higher is better) instead of error
   const LabelledRun* exact = nullptr;  // a `dpareto exact` run: its front is drawn as the truth
+  std::optional<double> max_epsilon;   // the ε axis ends here; the caption counts the points beyond
+  std::optional<MarkedPoint> mark;
 };
 
 // Throws InputError when a run has nothing to draw (see require_plottable). Render with render().

@@ -34,7 +34,10 @@ std::string common_delta(const std::vector<const study::RunData*>& runs);
 
 // Axis labels: ε with its δ (when one is shared), and the utility axis.
 std::string epsilon_label(const std::string& delta);
-std::string utility_axis_label(bool accuracy, bool brief = false);  // brief: for small panels
+// The utility axis, naming what the utility measures (`name`; see utility_name_of).
+std::string utility_axis_label(bool accuracy, const std::string& name, bool brief = false);  // brief: small panels
+// What the runs' utility measures (summary.json "utility_name"), when they agree; "utility" otherwise.
+std::string utility_name_of(const std::vector<const study::RunData*>& runs);
 // The plotted utility-axis value of an error: error itself, or 1 − error with `accuracy`.
 inline double utility_axis_value(double error, bool accuracy) {
   return accuracy ? 1 - error : error;

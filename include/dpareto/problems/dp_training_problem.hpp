@@ -43,6 +43,7 @@ class DpTrainingProblem : public Problem {
   double privacy_upper_bound(const space::Params& params) const override;  // by RDP (>= the PLD ε)
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
   std::optional<double> baseline_utility() const override;  // majority class of train, on test
+  std::string utility_name() const override { return "test accuracy"; }
   std::map<std::string, std::string> settings() const override { return settings_; }
 
   // The training configuration a point of the space stands for (lot size capped at n).

@@ -21,6 +21,7 @@ class OutputPerturbationProblem : public Problem {
   double privacy(const space::Params& params) const override;
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
   std::optional<double> baseline_utility() const override;  // majority class of train, on test
+  std::string utility_name() const override { return "test accuracy"; }
   std::map<std::string, std::string> settings() const override { return settings_; }
 
  private:

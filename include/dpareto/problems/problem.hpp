@@ -66,6 +66,8 @@ class Problem {
   // The utility of a trivial model that a useful setting must beat (a classifier's majority-class
   // accuracy on the test split), when the problem knows one.
   virtual std::optional<double> baseline_utility() const { return std::nullopt; }
+  // What the utility measures, for axes and reports ("test accuracy", "F1 score").
+  virtual std::string utility_name() const { return "utility"; }
   // Problem-specific configuration recorded in summary.json (repeats, subsets, ...).
   virtual std::map<std::string, std::string> settings() const { return {}; }
 

@@ -25,6 +25,7 @@ class SvtProblem : public Problem {
   double delta() const override { return 0; }
   double privacy(const space::Params& params) const override;
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
+  std::string utility_name() const override { return "F1 score"; }
   ReferenceSpec default_reference() const override;
   std::map<std::string, std::string> settings() const override;
 
