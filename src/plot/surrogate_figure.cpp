@@ -84,7 +84,7 @@ GnuplotScript surrogate_figure(const LabelledRun& run, const SurrogateMaps& maps
                  heat_map_clause(eps_block, eps_map) + ", " + points_clause);
   // Top right: GP mean of error (or utility).
   script.command(axes + heat_panel_setup(heat_value_range(error_map, false), false, utility_name) + "set title " +
-                 literal("GP mean of " + std::string(options.accuracy ? "utility" : "error = 1 − utility") +
+                 literal("GP mean of " + utility_axis_label(options.accuracy, utility_name_of({&run.data}), true) +
                          " (utility surrogate)") +
                  "\nplot " + heat_map_clause(err_block, err_map) + ", " + points_clause);
   // Bottom left: fronts in objective space.
