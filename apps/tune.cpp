@@ -95,7 +95,9 @@ int run_tune(int argc, char** argv) {
   // The certificate (certificate.json) holds every value in full; the terminal gets readable ones,
   // privacy costs rounded up.
   const auto cost = [&](const nlohmann::json& v) { return readable_rounded_up(number_from_json(v, "certificate")); };
-  const auto value = [&](const nlohmann::json& v) { return readable_number(number_from_json(v, "certificate")); };
+  const auto value = [&](const nlohmann::json& v) {
+    return v.is_null() ? std::string("not measured") : readable_number(number_from_json(v, "certificate"));
+  };
   std::cout << c["method"].get<std::string>() << ": epsilon = " << cost(c["epsilon"])
             << " at delta = " << cost(c["delta"]) << " (order " << value(c["order"]) << ", "
             << c["conversion"].get<std::string>() << "); split: tuning " << cost(c["split"]["tuning_epsilon"])
