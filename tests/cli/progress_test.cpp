@@ -48,11 +48,14 @@ TEST_CASE("explore logs one line per evaluation when stderr is not a terminal") 
 TEST_CASE("exact warns when its grid is long and keeps the finished points when stopped") {
   const auto dir = temp_root.dir("exact");
   // --warn-after 0: any grid is "long"; the warning names the time and how to stop.
-  const auto warned = run_cli("exact --problem svt --points 5,8 --repeats 50 --warn-after 0 --out small", dir);
+  // (200 points at R = 5000 on one thread: slow enough that the pace is measured before the end,
+  // also under the sanitizers.)
+  const auto warned =
+      run_cli("exact --problem svt --points 10,20 --repeats 5000 --workers 1 --warn-after 0 --out small", dir);
   REQUIRE_MESSAGE(warned.status == 0, warned.output);
-  CHECK(count_lines(warned.output, std::regex("dpareto exact: warning: 40 grid points will take about [0-9]+ s at the "
+  CHECK(count_lines(warned.output, std::regex("dpareto exact: warning: 200 grid points will take about [0-9]+ s at the "
                                               "current pace; Ctrl-C keeps the finished points in small.*")) == 1);
-  CHECK(count_lines(warned.output, std::regex("exact svt: 40/40 grid points, [0-9]+ s elapsed")) == 1);
+  CHECK(count_lines(warned.output, std::regex("exact svt: 200/200 grid points, [0-9]+ s elapsed")) == 1);
   const auto quiet = run_cli("exact --problem svt --points 5,8 --repeats 50 --out small2", dir);
   CHECK(quiet.output.find("warning") == std::string::npos);
 
