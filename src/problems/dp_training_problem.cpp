@@ -259,6 +259,9 @@ const ProblemRegistration adult_logreg_adam(
 const ProblemRegistration adult_svm_sgd(
     registry_entry({"adult-svm-sgd", DataSource::adult, learn::linear_svm(123), Optimizer::sgd},
                    "linear SVM (hinge loss) on Adult (a9a) by DP-SGD (DPareto Sec. 4, Alg. 3)"));
+const ProblemRegistration adult_svm_adam(
+    registry_entry({"adult-svm-adam", DataSource::adult, learn::linear_svm(123), Optimizer::adam},
+                   "linear SVM (hinge loss) on Adult (a9a) by DP-Adam (DPareto Sec. 4, Alg. 4; Fig. 5)"));
 const ProblemRegistration mnist_mlp1_sgd(
     registry_entry({"mnist-mlp1-sgd", DataSource::mnist, learn::mlp1(), Optimizer::sgd},
                    "MLP1 (784-1000-10, ReLU) on MNIST by DP-SGD (DPareto Sec. 4)"));

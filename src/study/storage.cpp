@@ -14,16 +14,59 @@ std::vector<EvaluationRecord> Storage::completed() const {
   return out;
 }
 
+namespace {
+
+// Settings that describe the host an evaluation runs on, not the problem: a study moves between
+// hosts with other paths and cores (issue 21 item 3). The data directory may differ only where both
+// sides record the data's checksum (data_id, compared like any setting).
+bool host_setting(const std::string& key, const nlohmann::json& stored, const nlohmann::json& given) {
+  if (key == "threads") return true;
+  return key == "data_dir" && stored.contains("data_id") && given.contains("data_id");
+}
+
+std::string setting_text(const nlohmann::json& settings, const std::string& key) {
+  if (!settings.contains(key)) return "(unset)";
+  const auto& value = settings.at(key);
+  return printable(value.is_string() ? value.get<std::string>() : value.dump());
+}
+
+// The first difference of two spaces (space.json form): a parameter's domain, or the parameters.
+std::string space_difference(const nlohmann::json& stored, const nlohmann::json& given) {
+  const auto& a = stored.value("parameters", nlohmann::json::array());
+  const auto& b = given.value("parameters", nlohmann::json::array());
+  if (a.is_array() && b.is_array() && a.size() == b.size())
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i] && a[i].value("name", "") == b[i].value("name", ""))
+        return "its parameter " + printable(a[i].value("name", "")) + " is " + printable(a[i].dump()) + ", not " +
+               printable(b[i].dump());
+  return "its space is " + printable(stored.dump()) + ", not " + printable(given.dump());
+}
+
+}  // namespace
+
 void Storage::check_identity(const StudyIdentity& given) const {
   const StudyIdentity& stored = identity();
   const std::string w = "study " + location() + ": refusing to continue: ";
   if (given.problem != stored.problem)
     throw InputError(w + "it was created for problem '" + printable(stored.problem) + "', not '" + given.problem + "'");
-  if (given.space != stored.space)
-    throw InputError(w + "its space " + stored.space.dump() + " differs from the given " + given.space.dump());
-  if (given.settings != stored.settings)
-    throw InputError(w + "its problem settings " + stored.settings.dump() + " differ from the given " +
-                     given.settings.dump());
+  // Every differing problem setting and parameter, one per line (a single one stays a one-line message).
+  std::vector<std::string> differences;
+  auto compare = [&](const std::string& key) {
+    if (host_setting(key, stored.settings, given.settings) || (stored.settings.contains(key) && given.settings.contains(key) &&
+                              stored.settings.at(key) == given.settings.at(key)))
+      return;
+    differences.push_back("its problem setting " + key + " is " + setting_text(stored.settings, key) + ", not " +
+                          setting_text(given.settings, key));
+  };
+  for (const auto& [key, value] : stored.settings.items()) compare(key);
+  for (const auto& [key, value] : given.settings.items())
+    if (!stored.settings.contains(key)) compare(key);
+  if (given.space != stored.space) differences.push_back(space_difference(stored.space, given.space));
+  if (differences.empty()) return;
+  if (differences.size() == 1) throw InputError(w + differences.front());
+  std::string message = w + std::to_string(differences.size()) + " problem settings differ:";
+  for (const auto& d : differences) message += "\n  " + d;
+  throw InputError(message);
 }
 
 }  // namespace dpareto::study

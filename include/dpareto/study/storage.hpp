@@ -70,7 +70,8 @@ class Storage {
 
   // Completed (ok or failed) records in completion order.
   std::vector<EvaluationRecord> completed() const;
-  // Throws InputError naming the study and the first difference when `identity` differs.
+  // Throws InputError naming the study and every difference when `identity` differs (problem, space,
+  // problem settings; the host settings data_dir and threads may differ).
   void check_identity(const StudyIdentity& identity) const;
 
   // State changes, each durable when it returns.

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# CTest `experiments_dpareto` (issue 12: "a smoke mode of each is in CI, so they cannot rot"): every
+# reproduction with SMOKE=1 (a tiny budget on a slice of the data) into a scratch directory, its
+# tables and figures checked; then the bad-input cases: one line, exit 2.
+# usage: experiments/dpareto/smoke.sh BUILD_DIR     (the build holding the dpareto CLI)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+[ $# -eq 1 ] && [ -x "$1/dpareto" ] || { echo "usage: smoke.sh BUILD_DIR (with BUILD_DIR/dpareto built)" >&2; exit 2; }
+export BUILD_DIR="$1" REBUILD=0 SMOKE=1 JOBS=2
+scratch="$(mktemp -d /tmp/dpareto-repro-smoke.XXXXXX)"
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+need() { for f in "$@"; do [ -s "$f" ] || fail "$f was not written"; done; }
+
+OUT="$scratch/adult" bash "$here/table2.sh" adult-logreg-sgd adult-svm-adam > "$scratch/table2.out"
+need "$scratch"/adult/table2.md "$scratch"/adult/fig8_adult_fronts.png \
+  "$scratch"/adult/adult-{logreg-sgd,svm-adam}/{table2.txt,table2.csv,fig5_hypervolume.png,fig5_front.png}
+# One row per model, each with the paper's figure beside ours (a number, its interval and t).
+[ "$(grep -c '^| adult-' "$scratch/adult/table2.md")" = 2 ] || fail "table2.md: expected 2 model rows"
+grep -q '^| adult-logreg-sgd | 0.158 (0.053, 0.264) | -\?[0-9.]* (-\?[0-9.]*, -\?[0-9.]*), t ' "$scratch/adult/table2.md" ||
+  fail "table2.md: the logreg-sgd row lacks the paper's figure or ours: $(grep logreg-sgd "$scratch/adult/table2.md")"
+# 2 DPareto seeds against 2 random parts: a t test per seed and Welch's.
+[ "$(grep -c '^runs,.*,[0-9.e-]*,[0-9.e-]*$' "$scratch/adult/adult-logreg-sgd/table2.csv")" = 2 ] ||
+  fail "table2.csv: expected a test on each of the 2 DPareto runs"
+# A second run resumes everything and redoes nothing: the evaluations stay as they were.
+before=$(cat "$scratch"/adult/adult-logreg-sgd/*/evaluations.csv | md5sum)
+OUT="$scratch/adult" bash "$here/table2.sh" adult-logreg-sgd > /dev/null
+[ "$before" = "$(cat "$scratch"/adult/adult-logreg-sgd/*/evaluations.csv | md5sum)" ] || fail "a rerun changed finished runs"
+
+OUT="$scratch/adult" bash "$here/grid.sh" adult-logreg-sgd > /dev/null
+need "$scratch"/adult/grid.md "$scratch"/adult/adult-logreg-sgd/{grid.csv,fig6_hypervolume.png,fig6_front.png}
+[ "$(wc -l < "$scratch/adult/adult-logreg-sgd/grid2/evaluations.csv")" = 33 ] || fail "grid2: expected 2^5 = 32 evaluations"
+
+OUT="$scratch/variability" bash "$here/variability.sh" adult-logreg-sgd > /dev/null
+need "$scratch"/variability/{fig7_variability.png,variability.md}
+
+OUT="$scratch/mnist" bash "$here/mnist.sh" mnist-mlp2-sgd > /dev/null
+need "$scratch"/mnist/{mnist.md,fig8_mnist_fronts.png} "$scratch"/mnist/mnist-mlp2-sgd/{mnist.txt,fig5_front.png}
+
+OUT="$scratch/adult" bash "$here/overhead.sh" > /dev/null
+need "$scratch/adult/overhead.md"
+[ "$(grep -c '^| adult-logreg-sgd/dpareto-s' "$scratch/adult/overhead.md")" = 2 ] || fail "overhead.md: expected 2 DPareto runs"
+
+# Bad input: one line naming what is wrong, exit 2, nothing run.
+expect_refusal() {  # PATTERN COMMAND...
+  local pattern="$1" out rc=0
+  shift
+  out=$("$@" 2>&1 >/dev/null) || rc=$?
+  [ "$rc" = 2 ] || fail "$*: exit $rc, expected 2"
+  [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "$*: expected one line, got: $out"
+  [[ "$out" == *$pattern* ]] || fail "$*: '$out' does not say '$pattern'"
+}
+OUT="$scratch/bad" expect_refusal "unknown model 'adult-logreg-sdg'" bash "$here/table2.sh" adult-logreg-sdg
+OUT="$scratch/bad" BUDGET=10 INIT=16 expect_refusal "BUDGET=10 is not above INIT=16" bash "$here/grid.sh"
+OUT="$scratch/bad" DPARETO_DATA="$scratch/nowhere" expect_refusal "mnist data missing: $scratch/nowhere/mnist/" \
+  bash "$here/mnist.sh"
+OUT="$scratch/bad" DPARETO_DATA="$scratch/nowhere" expect_refusal "adult data missing" bash "$here/variability.sh"
+OUT="$scratch/bad" REPEATS=1 SMOKE=0 expect_refusal "needs at least 2 repeats" bash "$here/variability.sh"
+OUT="$scratch/bad" SEEDS=x expect_refusal "SEEDS=x: expected a whole number" bash "$here/table2.sh"
+OUT="$scratch/bad" STUDY_URI=/tmp/x.db expect_refusal "STUDY_URI=/tmp/x.db: expected a postgresql:// URI" bash "$here/mnist.sh"
+OUT="$scratch/empty" expect_refusal "no DPareto runs under $scratch/empty" bash "$here/overhead.sh"
+[ ! -e "$scratch/bad" ] || fail "a refused reproduction wrote $scratch/bad"
+echo "experiments/dpareto: every reproduction ran in smoke mode; bad input refused"
