@@ -91,7 +91,7 @@ int run_compare(int argc, char** argv) {
       "csv", po::bool_switch(), "print the comparison as CSV: one row per run, then a Welch row");
   const auto parsed = parse_command_line(
       "dpareto compare RUN_DIR... --against RUN_DIR... [options]",
-      "dpareto compare runs/dpareto-s1 runs/dpareto-s2 --against runs/random --split-against 256 --evaluations 256",
+      "dpareto compare runs/svt --against runs/svt-random --split-against 64",
       options, argc, argv, {"runs"});
   if (!parsed) return 0;
   const auto& vm = *parsed;

@@ -385,7 +385,7 @@ int run_explore(int argc, char** argv) {
     std::cout << j.dump() << "\n";
   } else {
     std::cout << "explored " << info.problem << " with " << info.method << ": " << records.size() << " evaluations ("
-              << failed << " failed), front of " << front.size() << " points, hypervolume " << readable_number(hv)
+              << failed << " failed), front of " << front.size() << (front.size() == 1 ? " point" : " points") << ", hypervolume " << readable_number(hv)
               << " (" << info.hv_axis << " epsilon axis, reference " << readable_number(info.objectives[0].reference)
               << "," << readable_number(info.objectives[1].reference) << ")\n"
               << "ask() time: GP fit " << readable_number(timings.gp_fit) << " s, acquisition "

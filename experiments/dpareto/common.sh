@@ -78,8 +78,10 @@ explore_run() {
   local dir="$1"
   shift
   mkdir -p "$(dirname "$dir")"
+  echo "  ${dir#"$out_root"/}: running (one progress line per evaluation in $dir.log)"
   "$dpareto" explore --study "$dir.db" --out "$dir" "${problem_flags[@]}" "$@" >> "$dir.log" 2>&1 ||
     { echo "$me: exploration failed, see $dir.log:" >&2; tail -3 "$dir.log" >&2; return 1; }
+  echo "  ${dir#"$out_root"/}: $(grep '^explored ' "$dir.log" | tail -1)"
 }
 
 # DPareto on MODEL with seeds 1..SEEDS into DIR/dpareto-sS, JOBS at once, one thread each; the

@@ -40,6 +40,7 @@ if [ -n "${STUDY_URI:-}" ]; then
     "$dpareto" explore --study "$STUDY_URI" --study-name "$name" --out "$dir" \
       "${problem_flags[@]}" "$@" >> "$dir.log" 2>&1 ||
       { echo "$me: exploration failed, see $dir.log:" >&2; tail -3 "$dir.log" >&2; return 1; }
+    echo "  ${dir#"$out_root"/}: $(grep '^explored ' "$dir.log" | tail -1)"
   }
   jobs_at_once=1  # one study at a time: the cluster's workers follow it
 else

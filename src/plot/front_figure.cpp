@@ -124,7 +124,7 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     const std::string points = script.data(tag + "_front", front_rows);
     plots.push_back(stairs + " using 1:2 with lines lw 3 dt " + std::to_string(style.dash) + " lc rgb " +
                     literal(style.color) + " title " +
-                    literal("Pareto front (" + std::to_string(front.size()) + " points)"));
+                    literal("Pareto front (" + std::to_string(front.size()) + (front.size() == 1 ? " point)" : " points)")));
     plots.push_back(points + " using 1:2 with points pt " + std::to_string(style.point) + " ps 1.4 lc rgb " +
                     literal(style.color) + " notitle");
     const std::string failed = failed_list(run.data);

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/shell_words.hpp"
 #include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
@@ -142,62 +143,44 @@ ExternalCommandProblem::ExternalCommandProblem(space::Space space, ExternalComma
   for (const auto& p : space_.parameters())
     if (reserved_placeholder(p.name))
       throw InputError(src + ": a parameter named '" + p.name + "' collides with the {" + p.name + "} placeholder");
-  Word word;
-  bool in_word = false;
-  char quote = 0;
-  auto literal = [&](char c) {
-    if (word.empty() || word.back().kind != Piece::Kind::literal) word.push_back({});
-    word.back().text += c;
-  };
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const char c = t[i];
-    if (quote == 0 && std::isspace(static_cast<unsigned char>(c))) {
-      if (in_word) words_.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-      continue;
-    }
-    in_word = true;
-    if (quote == 0 && (c == '\'' || c == '"')) {
-      quote = c;
-    } else if (quote != 0 && c == quote) {
-      quote = 0;
-    } else if (c == '\\' && quote != '\'' && i + 1 < t.size()) {
-      literal(t[++i]);
-    } else if ((c == '{' || c == '}') && i + 1 < t.size() && t[i + 1] == c) {
-      literal(c);
-      ++i;
-    } else if (c == '{' && t.find('}', i) != std::string::npos &&
-               is_identifier(t.substr(i + 1, t.find('}', i) - i - 1))) {
-      const std::size_t end = t.find('}', i);
-      const std::string name = t.substr(i + 1, end - i - 1);
-      Piece piece{Piece::Kind::parameter, name};
-      if (name == "seed") {
-        piece.kind = Piece::Kind::seed;
-      } else if (name == "seed32") {
-        piece.kind = Piece::Kind::seed32;
-      } else if (name == "worker") {
-        piece.kind = Piece::Kind::worker;
+  // Words first, as the shell would split them (quotes and backslashes; nothing expanded or run),
+  // then the placeholders inside each word: a value substituted later never splits a word.
+  for (const std::string& text : shell_words(t, src)) {
+    Word word;
+    auto literal = [&](char c) {
+      if (word.empty() || word.back().kind != Piece::Kind::literal) word.push_back({});
+      word.back().text += c;
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      const std::size_t close = c == '{' ? text.find('}', i) : std::string::npos;
+      if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {  // {{ and }} are literal braces
+        literal(c);
+        ++i;
+      } else if (close != std::string::npos && is_identifier(text.substr(i + 1, close - i - 1))) {
+        word.push_back(placeholder(text.substr(i + 1, close - i - 1)));
+        i = close;
       } else {
-        try {
-          piece.parameter = space_.index_of(name);
-        } catch (const InputError&) {
-          std::string known;
-          for (const auto& p : space_.parameters()) known += p.name + ", ";
-          throw InputError(src + ": placeholder {" + name + "} names no parameter (known: " + known +
-                           "seed, seed32, worker)");
-        }
+        literal(c);
       }
-      word.push_back(std::move(piece));
-      i = end;
-    } else {
-      literal(c);
     }
+    words_.push_back(std::move(word));
   }
-  if (quote != 0)
-    throw InputError(src + ": unterminated " + std::string(1, quote) + " quote in '" + printable(t) + "'");
-  if (in_word) words_.push_back(std::move(word));
   if (words_.empty()) throw InputError(src + ": the command is empty");
+}
+
+ExternalCommandProblem::Piece ExternalCommandProblem::placeholder(const std::string& name) const {
+  if (name == "seed") return {Piece::Kind::seed, name};
+  if (name == "seed32") return {Piece::Kind::seed32, name};
+  if (name == "worker") return {Piece::Kind::worker, name};
+  try {
+    return {Piece::Kind::parameter, name, space_.index_of(name)};
+  } catch (const InputError&) {
+    std::string known;
+    for (const auto& p : space_.parameters()) known += p.name + ", ";
+    throw InputError(options_.source + ": placeholder {" + name + "} names no parameter (known: " + known +
+                     "seed, seed32, worker)");
+  }
 }
 
 double ExternalCommandProblem::delta() const {

@@ -107,6 +107,7 @@ TEST_CASE("the examples work, run in the order of a first session") {
                                          "study upgrade",
                                          "report",
                                          "plot",
+                                         "compare",
                                          "pick",
                                          "account dpsgd",
                                          "account gaussian",
@@ -119,6 +120,10 @@ TEST_CASE("the examples work, run in the order of a first session") {
                                          "ledger show",
                                          "ledger cap"};
   for (const auto& command : session) {
+    // Random sampling to compare DPareto's run with, as the user would make it.
+    if (command == "compare")
+      REQUIRE(run_cli("explore --problem svt --method random --budget 128 --seed 2 --out runs/svt-random", dir).status ==
+              0);
     const std::string example = example_of(command);
     CAPTURE(example);
     const auto r = run_cli(example, dir);

@@ -89,7 +89,8 @@ TEST_CASE("bad templates are refused with the source named") {
   CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options),
                        doctest::Contains("--oracle-cmd: placeholder {momentum} names no parameter"), InputError);
   options.command = "python3 'train.py --lr {lr}";
-  CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options), doctest::Contains("unterminated"), InputError);
+  CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options),
+                       "--oracle-cmd: mismatched quotes in 'python3 'train.py --lr {lr}'", InputError);
   options.command = "python3 train.py --gpu {worker}";
   for (const std::string reserved : {"seed", "seed32", "worker"})
     CHECK_THROWS_WITH_AS(
@@ -100,7 +101,7 @@ TEST_CASE("bad templates are refused with the source named") {
   // Fuzz finding (fuzz/oracle_command.cpp): the template was echoed raw, a newline split the message.
   options.command = "sh -c 'echo{\n\x01";
   CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options),
-                       "--oracle-cmd: unterminated ' quote in 'sh -c 'echo{?\?'", InputError);
+                       "--oracle-cmd: mismatched quotes in 'sh -c 'echo{?\?'", InputError);
   options.command = "   ";
   CHECK_THROWS_WITH_AS(ExternalCommandProblem(two_params(), options), doctest::Contains("empty"), InputError);
 }

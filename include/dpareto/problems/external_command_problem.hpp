@@ -77,6 +77,8 @@ class ExternalCommandProblem : public Problem {
     std::size_t parameter = 0;  // Kind::parameter: index into space_
   };
   using Word = std::vector<Piece>;
+  // The piece of a placeholder {name}: a parameter, seed, seed32 or worker (InputError otherwise).
+  Piece placeholder(const std::string& name) const;
 
   space::Space space_;
   ExternalCommandOptions options_;
