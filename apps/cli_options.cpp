@@ -11,6 +11,7 @@
 
 #include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 
 namespace dpareto::apps {
@@ -107,6 +108,14 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
     throw InputError(std::string(argv[0]) + ": " + e.what() + hint + " (see 'dpareto " + argv[0] + " --help')");
   }
   return vm;
+}
+
+std::optional<double> utility_flag(const po::variables_map& vm, const std::string& flag) {
+  if (!vm.count(flag)) return std::nullopt;
+  const double utility = vm[flag].as<double>();
+  if (!(utility >= 0 && utility <= 1))
+    throw InputError("--" + flag + " " + format_number(utility) + ": must be a utility in [0, 1]");
+  return utility;
 }
 
 std::vector<double> parse_number_list(const std::string& text, const std::string& flag) {

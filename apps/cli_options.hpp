@@ -22,6 +22,9 @@ std::optional<po::variables_map> parse_command_line(const std::string& usage_lin
 // "1.5,2,3" -> {1.5, 2, 3}; `flag` names the source in errors.
 std::vector<double> parse_number_list(const std::string& text, const std::string& flag);
 
+// The value of a utility flag (--baseline, --non-private), when given; InputError outside [0, 1].
+std::optional<double> utility_flag(const po::variables_map& vm, const std::string& flag);
+
 // True when standard error is a terminal (progress bars are drawn only then).
 bool stderr_is_terminal();
 

@@ -138,12 +138,8 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
       throw InputError("--utility-name '" + printable(settings.utility_name) +
                        "': expected 1 to 60 printable characters");
   }
-  if (vm.count("baseline")) {
-    const double baseline = vm["baseline"].as<double>();
-    if (!(baseline >= 0 && baseline <= 1))
-      throw InputError("--baseline " + format_number(baseline) + ": must be a utility in [0, 1]");
-    settings.baseline = baseline;
-  }
+  settings.baseline = utility_flag(vm, "baseline");
+  settings.non_private = utility_flag(vm, "non-private");
   return settings;
 }
 
@@ -264,6 +260,8 @@ int run_explore(int argc, char** argv) {
       "what the utility measures, for axes and reports (default: the problem's, e.g. test accuracy)")(
       "baseline", po::value<double>(),
       "a utility in [0, 1] that a useful setting must beat (default: the majority class, for classifiers)")(
+      "non-private", po::value<double>(),
+      "the utility a model trained without DP reaches, drawn on the front figure for comparison")(
       "overwrite", po::bool_switch(),
       "replace the run --out holds even if it is another run (other problem, seed or study)");
   const auto parsed =

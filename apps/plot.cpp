@@ -26,6 +26,8 @@ int run_plot(int argc, char** argv) {
       "accuracy", po::bool_switch(), "plot utility (higher is better) instead of error")(
       "exact", po::value<std::string>(), "a `dpareto exact` run directory: draw the exact front")(
       "max-epsilon", po::value<double>(), "front: end the epsilon axis here (the caption counts the points beyond)")(
+      "non-private", po::value<double>(),
+      "front: draw the utility a model trained without DP reaches (default: the runs' explore --non-private)")(
       "x", po::value<std::string>(), "surrogate: parameter on the x axis (default: the first)")(
       "y", po::value<std::string>(), "surrogate: parameter on the y axis (default: the second)")(
       "resolution", po::value<int>()->default_value(40), "surrogate: grid cells per axis, 4 to 400")(
@@ -53,6 +55,7 @@ int run_plot(int argc, char** argv) {
   if (kind == "front") {
     plot::FrontFigureOptions front{accuracy, exact_ptr, {}, {}};
     if (vm.count("max-epsilon")) front.max_epsilon = vm["max-epsilon"].as<double>();
+    front.non_private = utility_flag(vm, "non-private");
     script = plot::front_figure(runs, front);
   } else if (kind == "hv") {
     script = plot::hv_figure(runs, {exact_ptr});

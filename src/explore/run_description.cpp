@@ -24,17 +24,20 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
                 {"workers", settings.workers},
                 {"delta", problem.delta()},
                 {"settings", problem.settings()},
-                {"problem_options", settings.problem_options},
-                {"space", space::space_to_json(problem.space())}};
-  if (const auto baseline = run_baseline(problem, settings); !baseline.is_null()) info.extra["baseline"] = baseline;
-  info.extra["utility_name"] = settings.utility_name.empty() ? problem.utility_name() : settings.utility_name;
+                {"problem_options", settings.problem_options}};
+  set_current_run_keys(info.extra, problem, settings);
   return info;
 }
 
-nlohmann::json run_baseline(const problems::Problem& problem, const ExploreSettings& settings) {
-  if (settings.baseline) return {{"utility", *settings.baseline}, {"source", "--baseline"}};
-  if (const auto majority = problem.baseline_utility()) return {{"utility", *majority}, {"source", "majority class"}};
-  return nullptr;
+void set_current_run_keys(nlohmann::json& extra, const problems::Problem& problem, const ExploreSettings& settings) {
+  extra["space"] = space::space_to_json(problem.space());  // also for studies begun before runs recorded it
+  if (settings.baseline)
+    extra["baseline"] = {{"utility", *settings.baseline}, {"source", "--baseline"}};
+  else if (const auto majority = problem.baseline_utility())
+    extra["baseline"] = {{"utility", *majority}, {"source", "majority class"}};
+  if (settings.non_private) extra["non_private"] = {{"utility", *settings.non_private}};
+  if (!settings.utility_name.empty() || !extra.contains("utility_name"))
+    extra["utility_name"] = settings.utility_name.empty() ? problem.utility_name() : settings.utility_name;
 }
 
 nlohmann::json study_config(const ExploreSettings& settings) {

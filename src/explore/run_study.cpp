@@ -2,7 +2,6 @@
 
 #include "dpareto/core/random.hpp"
 #include "dpareto/explore/run_description.hpp"
-#include "dpareto/space/space_json.hpp"
 #include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_database.hpp"
 
@@ -21,10 +20,7 @@ std::unique_ptr<study::Storage> open_run_study(const problems::Problem& problem,
   info = db->run_info();  // a resumed study keeps its seed and its seed source
   info.extra["budget"] = settings.budget;
   info.extra["workers"] = settings.workers;
-  info.extra["space"] = space::space_to_json(problem.space());  // also for studies begun before runs recorded it
-  if (const auto baseline = run_baseline(problem, settings); !baseline.is_null()) info.extra["baseline"] = baseline;
-  if (!settings.utility_name.empty() || !info.extra.contains("utility_name"))
-    info.extra["utility_name"] = settings.utility_name.empty() ? problem.utility_name() : settings.utility_name;
+  set_current_run_keys(info.extra, problem, settings);
   db->set_run_info(info);
   return db;
 }

@@ -38,15 +38,16 @@ std::string staircase_rows(const std::vector<pareto::Point2>& front, double x_en
   return rows;
 }
 
-// The utility the runs' summary.json records as the one to beat, when every run records the same.
+// A utility the runs' summary.json records under `key` ("baseline": the one to beat; "non_private":
+// a model trained without DP), when every run records the same.
 struct Baseline {
   double utility;
   std::string source;
 };
-std::optional<Baseline> common_baseline(const std::vector<LabelledRun>& runs) {
+std::optional<Baseline> common_baseline(const std::vector<LabelledRun>& runs, const std::string& key) {
   std::optional<Baseline> common;
   for (const auto& run : runs) {
-    const auto it = run.data.info.extra.find("baseline");
+    const auto it = run.data.info.extra.find(key);
     if (it == run.data.info.extra.end() || !it->is_object() || !it->contains("utility") ||
         !it->at("utility").is_number())
       return std::nullopt;
@@ -78,8 +79,11 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     for (const auto& r : run.data.records)
       if (plottable(r)) extend(r.epsilon, r.error());
   if (options.mark) extend(options.mark->epsilon, 1 - options.mark->utility);
-  const std::optional<Baseline> baseline = common_baseline(runs);
+  const std::optional<Baseline> baseline = common_baseline(runs, "baseline");
   if (baseline) extend(x_lo, 1 - baseline->utility);
+  std::optional<Baseline> non_private = common_baseline(runs, "non_private");
+  if (options.non_private) non_private = Baseline{*options.non_private, ""};
+  if (non_private) extend(x_lo, 1 - non_private->utility);
   std::vector<pareto::Point2> exact_front;
   if (options.exact != nullptr) {
     exact_front = front_points(options.exact->data);
@@ -164,15 +168,19 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     plots.push_back(point + " using 1:2 with points pt 3 ps 3.5 lw 2.5 lc rgb \"#000000\" title " +
                     literal(clean_utf8(m.label)));
   }
-  if (baseline) {
-    const std::string line = script.data(
-        "baseline", number(x_lo) + " " + number(utility_axis_value(1 - baseline->utility, options.accuracy)) + "\n" +
-                        number(x_hi) + " " + number(utility_axis_value(1 - baseline->utility, options.accuracy)) +
-                        "\n");
-    plots.push_back(
-        line + " using 1:2 with lines lw 2 dt 3 lc rgb \"#777777\" title " +
-        literal("baseline " + readable_number(baseline->utility) + " (" + printable(baseline->source, 40) + ")"));
-  }
+  // Horizontal reference lines across the ε axis: the utility to beat, and what no privacy reaches.
+  auto reference_line = [&](const std::string& name, double utility, const std::string& style,
+                            const std::string& title) {
+    const std::string y = number(utility_axis_value(1 - utility, options.accuracy));
+    plots.push_back(script.data(name, number(x_lo) + " " + y + "\n" + number(x_hi) + " " + y + "\n") +
+                    " using 1:2 with lines " + style + " title " + literal(title));
+  };
+  if (baseline)
+    reference_line("baseline", baseline->utility, "lw 2 dt 3 lc rgb \"#777777\"",
+                   "baseline " + readable_number(baseline->utility) + " (" + printable(baseline->source, 40) + ")");
+  if (non_private)
+    reference_line("non_private", non_private->utility, "lw 2 dt 4 lc rgb \"#009E73\"",
+                   "non-private " + readable_number(non_private->utility) + " (no DP)");
   std::set<std::string> problems;
   for (const auto& run : runs) problems.insert(run.data.info.problem);
   if (problems.size() > 1) {

@@ -117,6 +117,18 @@ TEST_CASE("explore warns when the front does not beat the baseline utility, and 
                          "reached 0.") != std::string::npos);
   const auto summary = nlohmann::json::parse(read_text(dir / "high" / "summary.json"));
   CHECK(summary["baseline"] == nlohmann::json{{"utility", 0.95}, {"source", "--baseline"}});
+  CHECK_FALSE(summary.contains("non_private"));
+  // A non-private model's utility is recorded for the figures, and checked like a baseline.
+  const auto declared = run_cli(explore + "declared --non-private 0.97", dir);
+  REQUIRE_MESSAGE(declared.status == 0, declared.output);
+  CHECK(nlohmann::json::parse(read_text(dir / "declared" / "summary.json"))["non_private"] ==
+        nlohmann::json{{"utility", 0.97}});
+  const auto figure = run_cli("plot front declared --accuracy --out declared.png --keep-script", dir);
+  REQUIRE_MESSAGE(figure.status == 0, figure.output);
+  CHECK(read_text(dir / "declared.png.gp").find("non-private 0.97 (no DP)") != std::string::npos);
+  const auto bad_non_private = run_cli(explore + "bad --non-private -0.1", dir);
+  CHECK(bad_non_private.status == 2);
+  CHECK(bad_non_private.output == "dpareto explore: error: --non-private -0.1: must be a utility in [0, 1]\n");
   // A low baseline: only the most private front points fall below it.
   const auto some = run_cli(explore + "low --baseline 0.5", dir);
   REQUIRE_MESSAGE(some.status == 0, some.output);

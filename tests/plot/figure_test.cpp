@@ -168,6 +168,17 @@ TEST_CASE("the front figure draws the runs' common baseline, and warns when prob
   const auto accuracy = front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}}).text();
   CHECK(accuracy.find(" 0.625\n") != std::string::npos);  // at utility 0.625 on the accuracy axis
 
+  // A non-private model's utility, from the runs' summaries or given to the figure.
+  patch_summary(dir + "/a", {{"non_private", {{"utility", 0.875}}}});
+  const auto with_non_private = front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}}).text();
+  CHECK(with_non_private.find("title 'non-private 0.875 (no DP)'") != std::string::npos);
+  CHECK(with_non_private.find(" 0.875\n") != std::string::npos);
+  FrontFigureOptions given{true, nullptr, {}, {}};
+  given.non_private = 0.9;
+  const auto overridden = front_figure({load_run(dir + "/a")}, given).text();
+  CHECK(overridden.find("title 'non-private 0.9 (no DP)'") != std::string::npos);
+  CHECK(front_figure({load_run(dir + "/b")}).text().find("non-private") == std::string::npos);
+
   // Runs that disagree on the baseline (or lack one) draw none.
   patch_summary(dir + "/b", {{"baseline", {{"utility", 0.7}, {"source", "--baseline"}}}});
   CHECK(front_figure({load_run(dir + "/a"), load_run(dir + "/b")}).text().find("baseline") == std::string::npos);

@@ -24,6 +24,7 @@ struct ExploreSettings {
   std::string out;                           // run directory (evaluations.csv, front.csv, summary.json)
   problems::ProblemOptions problem_options;  // as given, recorded so that pick/plot rebuild the problem
   std::optional<double> baseline;            // --baseline: a utility to beat, else the problem's (if any)
+  std::optional<double> non_private;         // --non-private: a model trained without DP reaches this utility
   std::string utility_name;                  // --utility-name: what the utility measures, else the problem's
 };
 

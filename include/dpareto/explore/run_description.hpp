@@ -12,9 +12,12 @@ namespace dpareto::explore {
 // `seed` is the run seed; `seeded`: it came from --seed (else from the OS CSPRNG).
 study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings& settings, std::uint64_t seed,
                         bool seeded);
-// The utility a useful setting must beat, as summary.json records it ({"utility", "source"}):
-// --baseline, else the problem's majority class; null when neither is known.
-nlohmann::json run_baseline(const problems::Problem& problem, const ExploreSettings& settings);
+// The run-info keys that follow the problem and flags of the current session, set on a fresh run
+// and again on a resumed study (whose stored run info replaces the fresh one): "space";
+// "baseline" ({"utility", "source"}: --baseline, else the problem's majority class, when known);
+// "non_private" ({"utility"}, from --non-private; a resumed study keeps the one it has);
+// "utility_name" (--utility-name, else the stored one, else the problem's).
+void set_current_run_keys(nlohmann::json& extra, const problems::Problem& problem, const ExploreSettings& settings);
 // What a resumed study must share with its first run (besides the problem and space).
 nlohmann::json study_config(const ExploreSettings& settings);
 study::StudyIdentity study_identity(const problems::Problem& problem);

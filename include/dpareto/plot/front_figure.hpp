@@ -24,6 +24,7 @@ struct FrontFigureOptions {
   const LabelledRun* exact = nullptr;  // a `dpareto exact` run: its front is drawn as the truth
   std::optional<double> max_epsilon;   // the ε axis ends here; the caption counts the points beyond
   std::optional<MarkedPoint> mark;
+  std::optional<double> non_private;  // a non-private model's utility (else the runs' "non_private", if common)
 };
 
 // Throws InputError when a run has nothing to draw (see require_plottable). Render with render().
