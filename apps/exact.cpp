@@ -44,6 +44,63 @@ std::vector<space::Params> fine_grid(const space::Space& space, const std::vecto
   return points;
 }
 
+// The grid's points evaluated by `workers` threads (slot w each), with progress; a stop signal ends
+// the work early (a point being evaluated then stays unevaluated). Returns the finished points in
+// grid order. Warns once the pace is known (2% of the grid, or 10 s) when the whole grid would take
+// longer than `warn_after` seconds.
+std::vector<study::EvaluationRecord> evaluate_grid(const problems::Problem& problem,
+                                                   const std::vector<space::Params>& grid, std::uint64_t seed,
+                                                   int workers, double warn_after, const std::string& out) {
+  std::vector<study::EvaluationRecord> records(grid.size());
+  std::vector<char> evaluated(grid.size(), 0);  // written by the worker that evaluated the point
+  const auto evaluate = explore::problem_evaluator(problem);
+  std::atomic<std::size_t> next{0}, finished{0};
+  ProgressBar progress("exact " + problem.name(), static_cast<int>(grid.size()), "grid points", 5);
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w)
+    threads.emplace_back([&, w] {
+      const WorkerSlotScope in_slot(w);
+      for (std::size_t i = next++; i < grid.size() && !stop_signal(); i = next++) {
+        const int id = static_cast<int>(i) + 1;
+        const auto s = study::evaluation_seed(seed, id);
+        try {
+          records[i] = evaluate(grid[i], s);
+        } catch (const Interrupted&) {
+          break;  // a stop during this point: it stays unevaluated
+        }
+        records[i].id = id;
+        records[i].phase = "grid";
+        records[i].params = grid[i];
+        records[i].seed = s;
+        evaluated[i] = 1;
+        ++finished;
+      }
+    });
+  const auto start = std::chrono::steady_clock::now();
+  bool warned = false;
+  while (finished < grid.size() && !stop_signal()) {
+    progress.update(static_cast<int>(finished.load()));
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::size_t done = finished.load();
+    if (!warned && done > 0 && (done * 50 >= grid.size() || elapsed >= 10)) {
+      warned = true;
+      const double total_seconds = elapsed * static_cast<double>(grid.size()) / static_cast<double>(done);
+      if (total_seconds > warn_after)
+        std::cerr << "dpareto exact: warning: " << grid.size() << " grid points will take about "
+                  << readable_duration(total_seconds) << " at the current pace; Ctrl-C keeps the "
+                  << "finished points in " << out << " (a partial grid), fewer --points or --repeats are quicker\n";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  for (auto& t : threads) t.join();
+  progress.update(static_cast<int>(finished.load()));
+  progress.finish();
+  std::vector<study::EvaluationRecord> kept;
+  for (std::size_t i = 0; i < grid.size(); ++i)
+    if (evaluated[i]) kept.push_back(std::move(records[i]));
+  return kept;
+}
+
 int run_exact(int argc, char** argv) {
   po::options_description options("exact options");
   add_problem_flags(options);
@@ -96,57 +153,9 @@ int run_exact(int argc, char** argv) {
   const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
   const double warn_after = vm["warn-after"].as<double>();
   if (!(warn_after >= 0)) throw InputError("--warn-after " + format_number(warn_after) + ": must be >= 0 seconds");
-  std::vector<study::EvaluationRecord> records(grid.size());
-  std::vector<char> evaluated(grid.size(), 0);  // written by the worker that evaluated the point
-  const auto evaluate = explore::problem_evaluator(*problem);
-  std::atomic<std::size_t> next{0}, finished{0};
-  ProgressBar progress("exact " + problem->name(), static_cast<int>(grid.size()), "grid points", 5);
   install_stop_handlers();  // Ctrl-C, SIGTERM, SIGHUP: finish no new point, keep the finished ones
-  std::vector<std::thread> threads;
-  for (int w = 0; w < workers; ++w)
-    threads.emplace_back([&, w] {
-      const WorkerSlotScope in_slot(w);
-      for (std::size_t i = next++; i < grid.size() && !stop_signal(); i = next++) {
-        const int id = static_cast<int>(i) + 1;
-        const auto s = study::evaluation_seed(seed, id);
-        try {
-          records[i] = evaluate(grid[i], s);
-        } catch (const Interrupted&) {
-          break;  // a stop during this point: it stays unevaluated
-        }
-        records[i].id = id;
-        records[i].phase = "grid";
-        records[i].params = grid[i];
-        records[i].seed = s;
-        evaluated[i] = 1;
-        ++finished;
-      }
-    });
-  const auto start = std::chrono::steady_clock::now();
-  bool warned = false;
-  while (finished < grid.size() && !stop_signal()) {
-    progress.update(static_cast<int>(finished.load()));
-    // Once the pace is known (the first 2% of the grid, or 10 s), say when the grid is long.
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::size_t done = finished.load();
-    if (!warned && done > 0 && (done * 50 >= grid.size() || elapsed >= 10)) {
-      warned = true;
-      const double total_seconds = elapsed * static_cast<double>(grid.size()) / static_cast<double>(done);
-      if (total_seconds > warn_after)
-        std::cerr << "dpareto exact: warning: " << grid.size() << " grid points will take about "
-                  << readable_duration(total_seconds) << " at the current pace; Ctrl-C keeps the "
-                  << "finished points in " << vm["out"].as<std::string>()
-                  << " (a partial grid), fewer --points or --repeats are quicker\n";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  for (auto& t : threads) t.join();
-  progress.update(static_cast<int>(finished.load()));
-  progress.finish();
+  auto kept = evaluate_grid(*problem, grid, seed, workers, warn_after, vm["out"].as<std::string>());
   const int interrupted = stop_signal();
-  std::vector<study::EvaluationRecord> kept;
-  for (std::size_t i = 0; i < grid.size(); ++i)
-    if (evaluated[i]) kept.push_back(std::move(records[i]));
   if (kept.empty() && interrupted) {
     std::cerr << "dpareto exact: interrupted by " << signal_name(interrupted) << " before any grid point finished; "
               << "nothing written\n";
@@ -176,8 +185,9 @@ int run_exact(int argc, char** argv) {
               << " (summary.json \"partial\": its front is the front of these points only)\n";
     return 128 + interrupted;
   }
-  std::cout << "exact " << problem->name() << ": " << records.size() << " grid evaluations, front of "
-            << study::run_front(writer.records(), info.objectives).size() << " points, hypervolume "
+  const auto front_size = study::run_front(writer.records(), info.objectives).size();
+  std::cout << "exact " << problem->name() << ": " << grid.size() << " grid evaluations, front of " << front_size
+            << (front_size == 1 ? " point" : " points") << ", hypervolume "
             << readable_number(writer.hv_history().back()) << " (" << info.hv_axis << " epsilon axis)\nwrote "
             << vm["out"].as<std::string>() << "\n";
   return 0;
