@@ -53,7 +53,7 @@ int run_plot(int argc, char** argv) {
   };
   plot::GnuplotScript script;
   if (kind == "front") {
-    plot::FrontFigureOptions front{accuracy, exact_ptr, {}, {}};
+    plot::FrontFigureOptions front{accuracy, exact_ptr, {}, {}, {}};
     if (vm.count("max-epsilon")) front.max_epsilon = vm["max-epsilon"].as<double>();
     front.non_private = utility_flag(vm, "non-private");
     script = plot::front_figure(runs, front);

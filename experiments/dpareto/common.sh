@@ -1,7 +1,7 @@
 # Sourced by the DPareto reproductions (experiments/dpareto/*.sh, docs/reproductions.md): where things
 # are, the budget knobs, checks of the data and the settings, and one exploration that resumes.
 #
-# Knobs (environment): OUT (default out/dpareto), BUILD_DIR (default build), DPARETO_DATA (default
+# Knobs (environment): OUT (default out/dpareto, out/dpareto-paper with ACCOUNTING=paper), BUILD_DIR (default build), DPARETO_DATA (default
 # ../shared/data), JOBS (explorations or evaluations at once, default: the cores), SEEDS (DPareto
 # runs per model, default 5), INIT (16), BUDGET (256), REPEATS (utility repeats, default: the
 # problem's), MAX_EPOCHS, TRAIN_SUBSET (none by default). SMOKE=1: a tiny budget on a slice of the
@@ -11,7 +11,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 dpareto="$build/dpareto"
 data_dir="${DPARETO_DATA:-$root/../shared/data}"
-out_root="${OUT:-$root/out/dpareto}"
+out_root="${OUT:-$root/out/dpareto${ACCOUNTING:+-$ACCOUNTING}}"
 jobs="${JOBS:-$(nproc)}"
 me="$(basename "$0")"
 
@@ -35,8 +35,15 @@ whole_number BUDGET "$budget"
 whole_number JOBS "$jobs"
 [ "$budget" -gt "$init" ] || die "BUDGET=$budget is not above INIT=$init: DPareto needs evaluations beyond its initial points"
 
-# Problem options shared by every exploration of a reproduction.
+# Problem options shared by every exploration of a reproduction. ACCOUNTING=paper accounts as the
+# paper did (fixed-size lots drawn without replacement, Wang–Balle–Kasiviswanathan's general RDP
+# bound; ε about 2× ours at the same setting), default ours (Poisson lots, PLD accountant).
 problem_flags=()
+case "${ACCOUNTING:-ours}" in
+  ours) ;;
+  paper) problem_flags+=(--set sampling=fixed-general --set accountant=rdp) ;;
+  *) die "ACCOUNTING=${ACCOUNTING}: expected ours or paper" ;;
+esac
 [ -z "${REPEATS:-}" ] || { whole_number REPEATS "$REPEATS"; problem_flags+=(--repeats "$REPEATS"); }
 [ -z "${MAX_EPOCHS:-}" ] || { whole_number MAX_EPOCHS "$MAX_EPOCHS"; problem_flags+=(--max-epochs "$MAX_EPOCHS"); }
 [ -z "${TRAIN_SUBSET:-}" ] || { whole_number TRAIN_SUBSET "$TRAIN_SUBSET"; problem_flags+=(--train-subset "$TRAIN_SUBSET"); }

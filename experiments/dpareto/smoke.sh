@@ -56,6 +56,7 @@ OUT="$scratch/bad" DPARETO_DATA="$scratch/nowhere" expect_refusal "mnist data mi
   bash "$here/mnist.sh"
 OUT="$scratch/bad" DPARETO_DATA="$scratch/nowhere" expect_refusal "adult data missing" bash "$here/variability.sh"
 OUT="$scratch/bad" REPEATS=1 SMOKE=0 expect_refusal "needs at least 2 repeats" bash "$here/variability.sh"
+OUT="$scratch/bad" ACCOUNTING=moments expect_refusal "ACCOUNTING=moments: expected ours or paper" bash "$here/table2.sh"
 OUT="$scratch/bad" SEEDS=x expect_refusal "SEEDS=x: expected a whole number" bash "$here/table2.sh"
 OUT="$scratch/bad" STUDY_URI=/tmp/x.db expect_refusal "STUDY_URI=/tmp/x.db: expected a postgresql:// URI" bash "$here/mnist.sh"
 OUT="$scratch/empty" expect_refusal "no DPareto runs under $scratch/empty" bash "$here/overhead.sh"

@@ -84,13 +84,13 @@ RunComparison compare_runs(const std::vector<std::string>& runs, const std::vect
   std::set<std::string> problems;
   for (const auto* side : {&c.runs, &c.against})
     for (const auto& r : *side) problems.insert(r.problem);
-  if (problems.size() > 1) c.warnings.push_back("the runs explore different problems; their hypervolumes measure different things");
+  if (problems.size() > 1) c.warnings.emplace_back("the runs explore different problems; their hypervolumes measure different things");
   {
     std::set<std::size_t> counts;
     for (const auto* side : {&c.runs, &c.against})
       for (const auto& r : *side) counts.insert(r.evaluations);
     if (counts.size() > 1)
-      c.warnings.push_back("the runs have different numbers of evaluations; --evaluations N compares their first N"
+      c.warnings.emplace_back("the runs have different numbers of evaluations; --evaluations N compares their first N"
                            " (and --split-against N cuts the other runs into parts of N)");
   }
 

@@ -132,7 +132,7 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
     sections.push_back({heading, file});
   };
   const LabelledRun* exact_ptr = exact ? &*exact : nullptr;
-  add("front", "Pareto fronts", [&] { return front_figure(runs, {options.accuracy, exact_ptr, {}, {}}); });
+  add("front", "Pareto fronts", [&] { return front_figure(runs, {options.accuracy, exact_ptr, {}, {}, {}}); });
   add("hv", "Hypervolume vs evaluations", [&] { return hv_figure(runs, {exact_ptr}); });
   std::vector<LabelledRun> spread;
   for (const auto& run : runs)
