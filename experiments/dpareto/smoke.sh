@@ -27,6 +27,25 @@ before=$(cat "$scratch"/adult/adult-logreg-sgd/*/evaluations.csv | md5sum)
 OUT="$scratch/adult" bash "$here/table2.sh" adult-logreg-sgd > /dev/null
 [ "$before" = "$(cat "$scratch"/adult/adult-logreg-sgd/*/evaluations.csv | md5sum)" ] || fail "a rerun changed finished runs"
 
+# Rescored under the paper's accounting: ε changes (up, at these settings), utilities do not, and
+# the copies compare.
+bash "$here/rescore.sh" "$scratch"/adult/adult-logreg-sgd/{dpareto-s1,random} > /dev/null
+awk -F, 'NR > 1 { print $9 > "/dev/stderr" }' "$scratch/adult/adult-logreg-sgd/dpareto-s1/evaluations.csv" 2> "$scratch/ours"
+awk -F, 'NR > 1 { print $9 > "/dev/stderr" }' "$scratch/adult/adult-logreg-sgd/dpareto-s1-paper-epsilon/evaluations.csv" 2> "$scratch/paper"
+paste -d' ' "$scratch/ours" "$scratch/paper" | awk '!($2 > $1) { bad++ } END { exit bad > 0 }' ||
+  fail "rescore: the paper's accounting gave an ε not above ours"
+[ "$(cut -d, -f11 "$scratch/adult/adult-logreg-sgd/dpareto-s1/evaluations.csv")" = \
+  "$(cut -d, -f11 "$scratch/adult/adult-logreg-sgd/dpareto-s1-paper-epsilon/evaluations.csv")" ] || fail "rescore changed utilities"
+"$BUILD_DIR/dpareto" compare "$scratch"/adult/adult-logreg-sgd/dpareto-s1-paper-epsilon \
+  --against "$scratch"/adult/adult-logreg-sgd/random-paper-epsilon --split-against 8 > /dev/null
+# A hostile run directory: a number that is not one never reaches the command line.
+cp -r "$scratch/adult/adult-logreg-sgd/dpareto-s2" "$scratch/hostile"
+sed -i '2s/^\(\([^,]*,\)\{6\}\)[^,]*/\11$(touch '"${scratch//\//\\/}"'\/pwned)/' "$scratch/hostile/evaluations.csv"
+grep -q 'pwned' "$scratch/hostile/evaluations.csv" || fail "the hostile row was not written"
+expect_refusal_early() { local rc=0; bash "$here/rescore.sh" "$scratch/hostile" > /dev/null 2>&1 || rc=$?; [ "$rc" = 2 ]; }
+expect_refusal_early || fail "rescore accepted a row whose noise multiplier is not a number"
+[ ! -e "$scratch/pwned" ] || fail "rescore ran a command from a run directory"
+
 OUT="$scratch/adult" bash "$here/grid.sh" adult-logreg-sgd > /dev/null
 need "$scratch"/adult/grid.md "$scratch"/adult/adult-logreg-sgd/{grid.csv,fig6_hypervolume.png,fig6_front.png}
 [ "$(wc -l < "$scratch/adult/adult-logreg-sgd/grid2/evaluations.csv")" = 33 ] || fail "grid2: expected 2^5 = 32 evaluations"
