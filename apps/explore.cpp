@@ -280,7 +280,11 @@ int run_explore(int argc, char** argv) {
                                    : vm.count("oracle-cmd") ? "external"
                                    : vm.count("problem")    ? vm["problem"].as<std::string>()
                                                             : "";
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "runs/" + problem_name + "-" + method;
+  // A resumed study writes where it wrote before, unless --out says otherwise.
+  const auto recorded_out = recorded ? recorded->run_info().extra.value("out", nlohmann::json()) : nlohmann::json();
+  const std::string out = vm.count("out")            ? vm["out"].as<std::string>()
+                          : recorded_out.is_string() ? recorded_out.get<std::string>()
+                                                     : "runs/" + problem_name + "-" + method;
   const auto problem = recorded ? recorded_problem(vm, *recorded, out + "/oracle-logs")
                                 : make_explored_problem(vm, out + "/oracle-logs");
   explore::ExploreSettings settings = settings_from(vm, *problem, out);

@@ -31,6 +31,7 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
 
 void set_current_run_keys(nlohmann::json& extra, const problems::Problem& problem, const ExploreSettings& settings) {
   extra["space"] = space::space_to_json(problem.space());  // also for studies begun before runs recorded it
+  if (!settings.out.empty()) extra["out"] = settings.out;  // where `explore --study FILE` alone writes
   if (settings.baseline)
     extra["baseline"] = {{"utility", *settings.baseline}, {"source", "--baseline"}};
   else if (const auto majority = problem.baseline_utility())

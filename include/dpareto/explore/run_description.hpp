@@ -16,7 +16,8 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
 // and again on a resumed study (whose stored run info replaces the fresh one): "space";
 // "baseline" ({"utility", "source"}: --baseline, else the problem's majority class, when known);
 // "non_private" ({"utility"}, from --non-private; a resumed study keeps the one it has);
-// "utility_name" (--utility-name, else the stored one, else the problem's).
+// "utility_name" (--utility-name, else the stored one, else the problem's); "out" (the run
+// directory, where a later `explore --study FILE` alone writes).
 void set_current_run_keys(nlohmann::json& extra, const problems::Problem& problem, const ExploreSettings& settings);
 // What a resumed study must share with its first run (besides the problem and space).
 nlohmann::json study_config(const ExploreSettings& settings);
