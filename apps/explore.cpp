@@ -178,6 +178,22 @@ std::unique_ptr<study::Storage> open_recorded_study(const po::variables_map& vm)
   return study::open_storage(location, study::StorageAccess::read_only, options);
 }
 
+// Where a resumed study wrote before (its run info's "out"), when that is a relative path that stays
+// below the current directory: a study from elsewhere must not choose where files are written.
+// Otherwise `fallback`, with a note.
+std::string recorded_run_directory(const study::Storage& recorded, const std::string& fallback) {
+  const auto out = recorded.run_info().extra.value("out", nlohmann::json());
+  if (!out.is_string()) return fallback;
+  const std::filesystem::path path(out.get<std::string>());
+  bool below = !path.empty() && path.is_relative();
+  for (const auto& part : path) below = below && part != "..";
+  if (below) return path.string();
+  std::cerr << "dpareto explore: note: the study wrote to '" << printable(out.get<std::string>())
+            << "', which is not a relative path below this directory; writing to " << fallback
+            << " (--out chooses)\n";
+  return fallback;
+}
+
 // The recorded study's problem, rebuilt on this host (--data-dir, --threads and --oracle-timeout may differ).
 std::unique_ptr<problems::Problem> recorded_problem(const po::variables_map& vm, const study::Storage& recorded,
                                                     const std::string& log_directory) {
@@ -280,11 +296,9 @@ int run_explore(int argc, char** argv) {
                                    : vm.count("oracle-cmd") ? "external"
                                    : vm.count("problem")    ? vm["problem"].as<std::string>()
                                                             : "";
-  // A resumed study writes where it wrote before, unless --out says otherwise.
-  const auto recorded_out = recorded ? recorded->run_info().extra.value("out", nlohmann::json()) : nlohmann::json();
-  const std::string out = vm.count("out")            ? vm["out"].as<std::string>()
-                          : recorded_out.is_string() ? recorded_out.get<std::string>()
-                                                     : "runs/" + problem_name + "-" + method;
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>()
+                          : recorded      ? recorded_run_directory(*recorded, "runs/" + problem_name + "-" + method)
+                                          : "runs/" + problem_name + "-" + method;
   const auto problem = recorded ? recorded_problem(vm, *recorded, out + "/oracle-logs")
                                 : make_explored_problem(vm, out + "/oracle-logs");
   explore::ExploreSettings settings = settings_from(vm, *problem, out);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 
 #include "../support/test_support.hpp"
@@ -21,12 +22,12 @@ TEST_CASE("explore --study FILE resumes with no other flags, as the full command
   const auto dir = temp_root.dir("resume");
   const std::string study = (dir / "s.db").string();
   const std::string full = "explore --problem svt --repeats 7 --init 5 --acquisition ehvi --seed 3 ";
-  REQUIRE(run_cli(full + "--budget 9 --study " + study + " --out " + (dir / "a").string()).status == 0);
+  REQUIRE(run_cli(full + "--budget 9 --study " + study + " --out a", dir).status == 0);
   // Extended by flags-free resumes: its own budget first (nothing to do), then a larger one.
-  const auto same = run_cli("explore --study " + study + " --out " + (dir / "a").string());
+  const auto same = run_cli("explore --study " + study + " --out a", dir);
   REQUIRE_MESSAGE(same.status == 0, same.output);
-  // Without --out it writes where the study wrote before.
-  const auto more = run_cli("explore --study " + study + " --budget 13");
+  // Without --out it writes where the study wrote before (a relative path below the current directory).
+  const auto more = run_cli("explore --study " + study + " --budget 13", dir);
   REQUIRE_MESSAGE(more.status == 0, more.output);
   // The same 13 evaluations as one uninterrupted run given every flag.
   REQUIRE(run_cli(full + "--budget 13 --out " + (dir / "b").string()).status == 0);
@@ -35,6 +36,23 @@ TEST_CASE("explore --study FILE resumes with no other flags, as the full command
   CHECK(dpareto::test::without_timings(resumed) ==
         dpareto::test::without_timings(read_text(dir / "b" / "evaluations.csv")));
   CHECK(read_text(dir / "a" / "summary.json").find("\"repeats\": \"7\"") != std::string::npos);
+}
+
+TEST_CASE("a study from elsewhere does not choose where a resume writes: only a relative path below here") {
+  const auto dir = temp_root.dir("elsewhere");
+  const std::string study = (dir / "s.db").string();
+  const std::string absolute = (dir / "abs").string();
+  REQUIRE(run_cli("explore --problem svt --init 3 --seed 3 --budget 4 --study " + study + " --out " + absolute).status ==
+          0);
+  const auto here = temp_root.dir("elsewhere_cwd");
+  const auto resumed = run_cli("explore --study " + study + " --budget 5", here);
+  REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+  CHECK(resumed.output.find("note: the study wrote to '" + absolute +
+                            "', which is not a relative path below this directory; writing to runs/svt-dpareto") !=
+        std::string::npos);
+  CHECK(std::filesystem::exists(here / "runs" / "svt-dpareto" / "summary.json"));
+  const std::string untouched = read_text(dir / "abs" / "evaluations.csv");
+  CHECK(std::count(untouched.begin(), untouched.end(), '\n') == 5);  // its 4 evaluations, as before
 }
 
 TEST_CASE("a resume refuses flags that differ from the study, listing each difference on its own line") {
