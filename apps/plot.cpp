@@ -26,6 +26,9 @@ int run_plot(int argc, char** argv) {
       "accuracy", po::bool_switch(), "plot utility (higher is better) instead of error")(
       "exact", po::value<std::string>(), "a `dpareto exact` run directory: draw the exact front")(
       "max-epsilon", po::value<double>(), "front: end the epsilon axis here (the caption counts the points beyond)")(
+      "max-evaluations", po::value<long long>()->default_value(0),
+      "hv: end the evaluations axis here (0: at the longest run)")(
+      "zoom", po::bool_switch(), "hv: the hypervolume axis spans the values after the initial points, not from 0")(
       "non-private", po::value<double>(),
       "front: draw the utility a model trained without DP reaches (default: the runs' explore --non-private)")(
       "x", po::value<std::string>(), "surrogate: parameter on the x axis (default: the first)")(
@@ -58,7 +61,12 @@ int run_plot(int argc, char** argv) {
     front.non_private = utility_flag(vm, "non-private");
     script = plot::front_figure(runs, front);
   } else if (kind == "hv") {
-    script = plot::hv_figure(runs, {exact_ptr});
+    plot::HvFigureOptions hv{exact_ptr};
+    const long long max_evaluations = vm["max-evaluations"].as<long long>();
+    if (max_evaluations < 0) throw InputError("--max-evaluations " + std::to_string(max_evaluations) + ": must be >= 0");
+    hv.max_evaluations = static_cast<std::size_t>(max_evaluations);
+    hv.zoom = vm["zoom"].as<bool>();
+    script = plot::hv_figure(runs, hv);
   } else if (kind == "variability") {
     script = plot::variability_figure(runs, {accuracy});
   } else if (kind == "surrogate") {

@@ -34,7 +34,7 @@ for m in "${models[@]}"; do
   for s in $(seq 1 "$seeds"); do dp_runs+=("$dir/dpareto-s$s"); done
   "$dpareto" compare "${dp_runs[@]}" --against "${grids[@]}" --reference 10,1 --hv-axis linear --csv \
     > "$dir/grid.csv" 2>/dev/null
-  "$dpareto" plot hv "$dir/dpareto-s1" "${grids[@]}" --out "$dir/fig6_hypervolume.png" > /dev/null
+  "$dpareto" plot hv "$dir/dpareto-s1" "${grids[@]}" --zoom --out "$dir/fig6_hypervolume.png" > /dev/null
   "$dpareto" plot front "$dir/dpareto-s1" "${grids[@]}" --accuracy --out "$dir/fig6_front.png" > /dev/null
   echo "  wrote $dir/grid.csv, $dir/fig6_hypervolume.png, $dir/fig6_front.png"
 done

@@ -59,7 +59,7 @@ for m in "${models[@]}"; do
            --reference 10,1 --hv-axis linear)
   "${compare[@]}" > "$dir/mnist.txt" 2>&1
   "${compare[@]}" --csv > "$dir/mnist.csv" 2>/dev/null
-  "$dpareto" plot hv "${dp_runs[@]}" "$dir/random" --out "$dir/fig5_hypervolume.png" > /dev/null
+  "$dpareto" plot hv "${dp_runs[@]}" "$dir/random" --max-evaluations "$budget" --zoom --out "$dir/fig5_hypervolume.png" > /dev/null
   "$dpareto" plot front "$dir/dpareto-s1" "$dir/random" --accuracy --out "$dir/fig5_front.png" > /dev/null
   echo "  wrote $dir/mnist.txt, $dir/fig5_hypervolume.png, $dir/fig5_front.png"
 done

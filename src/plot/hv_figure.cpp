@@ -81,8 +81,16 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
 
   GnuplotScript script;
   std::vector<std::string> bands, lines;
-  double y_hi = 0;
+  // The axes' extent: what is drawn up to --max-evaluations; the zoomed lower end only counts the
+  // values after the initial points.
+  double y_hi = 0, y_lo = std::numeric_limits<double>::infinity();
   std::size_t x_hi = 1;
+  const std::size_t x_end = options.max_evaluations > 0 ? options.max_evaluations : SIZE_MAX;
+  auto extend_y = [&](const LabelledRun& run, std::size_t i, double low, double high) {
+    if (i >= x_end) return;
+    if (std::isfinite(high)) y_hi = std::max(y_hi, high);
+    if (std::isfinite(low) && static_cast<int>(i) >= initial_points(run.data)) y_lo = std::min(y_lo, low);
+  };
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const SeriesStyle style = series_style(g);
     const std::string tag = "g" + std::to_string(g);
@@ -92,7 +100,7 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
       std::string rows;
       for (std::size_t i = 0; i < history.size(); ++i) {
         rows += std::to_string(i + 1) + " " + number(history[i]) + "\n";
-        if (std::isfinite(history[i])) y_hi = std::max(y_hi, history[i]);
+        extend_y(*groups[g].front(), i, history[i], history[i]);
       }
       x_hi = std::max(x_hi, history.size());
       lines.push_back(script.data(tag, rows) + " using 1:2 with lines lw 2.5 dt " + std::to_string(style.dash) +
@@ -106,7 +114,7 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
     for (std::size_t i = 0; i < band.mean.size(); ++i) {
       rows += std::to_string(i + 1) + " " + number(band.mean[i]) + " " + number(band.low[i]) + " " +
               number(band.high[i]) + "\n";
-      if (std::isfinite(band.high[i])) y_hi = std::max(y_hi, band.high[i]);
+      extend_y(*groups[g].front(), i, band.low[i], band.high[i]);
     }
     x_hi = std::max(x_hi, band.mean.size());
     const std::string block = script.data(tag, rows);
@@ -126,6 +134,7 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
   if (options.exact != nullptr) {
     const double exact_hv = study::run_hypervolume(runs.front().data.info, options.exact->data.records);
     y_hi = std::max(y_hi, exact_hv);
+    y_lo = std::min(y_lo, exact_hv);
     lines.push_back(number(exact_hv) + " with lines lw 2 dt (10,5,2,5) lc rgb \"#000000\" title " +
                     literal("exact front: " + options.exact->label + ", HV " + number_text(exact_hv, 4)));
   }
@@ -139,8 +148,13 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
   const bool log_axis_hv = runs.front().data.info.hv_axis == "log";
   script.command(std::string("set ylabel ") +
                  (log_axis_hv ? "\"hypervolume (log10 ε × error units)\"" : "\"hypervolume (ε × error units)\""));
-  script.command("set xrange [0:" + std::to_string(x_hi + 1) + "]");
-  script.command("set yrange [0:" + number(y_hi > 0 ? y_hi * 1.05 : 1) + "]");
+  script.command("set xrange [0:" + std::to_string(std::min(x_hi, x_end) + 1) + "]");
+  if (options.zoom && std::isfinite(y_lo) && y_hi > y_lo) {
+    const double pad = 0.05 * (y_hi - y_lo);
+    script.command("set yrange [" + number(y_lo - pad) + ":" + number(y_hi + pad) + "]");
+  } else {
+    script.command("set yrange [0:" + number(y_hi > 0 ? y_hi * 1.05 : 1) + "]");
+  }
   if (k0.size() == 1 && *k0.begin() > 0) {
     const std::string x = std::to_string(*k0.begin()) + ".5";
     script.command("set arrow from " + x + ", graph 0 to " + x +

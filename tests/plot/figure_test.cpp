@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
 #include "dpareto/plot/figure_style.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/hv_figure.hpp"
@@ -44,6 +45,26 @@ TEST_CASE("front, hv and variability figures render as valid, non-blank PNGs wit
 
   render(hv_figure(runs), dir + "/hv.png", {1200, 800});
   check_png(dir + "/hv.png", 1200, 800, {blue, vermillion});
+
+  // Zoomed on a long run's first 40 evaluations: the axes follow what is drawn there.
+  HvFigureOptions zoomed;
+  zoomed.max_evaluations = 40;
+  zoomed.zoom = true;
+  const auto hv_zoomed = hv_figure(runs, zoomed).text();
+  CHECK(hv_zoomed.find("set xrange [0:41]") != std::string::npos);
+  CHECK(hv_zoomed.find("set yrange [0:") == std::string::npos);
+  double lowest = INFINITY, highest = 0;  // after the 8 initial points of the fixtures, up to 40
+  for (const auto& run : runs)
+    for (std::size_t i = 0; i < 40 && i < run.data.hv_history.size(); ++i) {
+      if (i >= 8) lowest = std::min(lowest, run.data.hv_history[i]);
+      highest = std::max(highest, run.data.hv_history[i]);
+    }
+  const double pad = 0.05 * (highest - lowest);
+  CHECK(hv_zoomed.find("set yrange [" + dpareto::format_number(lowest - pad) + ":" +
+                       dpareto::format_number(highest + pad) + "]") != std::string::npos);
+  CHECK(hv_figure(runs).text().find("set yrange [0:") != std::string::npos);
+  render(hv_figure(runs, zoomed), dir + "/hv_zoomed.png", {1200, 800});
+  check_png(dir + "/hv_zoomed.png", 1200, 800, {blue, vermillion});
 
   render(variability_figure({runs[0]}, {true}), dir + "/variability.png", {1000, 700});
   check_png(dir + "/variability.png", 1000, 700, {blue});

@@ -9,6 +9,8 @@ namespace dpareto::plot {
 
 struct HvFigureOptions {
   const LabelledRun* exact = nullptr;  // draws the exact front's hypervolume as a horizontal line
+  std::size_t max_evaluations = 0;     // > 0: the evaluations axis ends here (a long random run beside 256)
+  bool zoom = false;  // the hypervolume axis spans the values after the initial points, not from 0
 };
 
 // Throws InputError when a run has no hypervolume history (no evaluations).
