@@ -6,13 +6,13 @@
 # fig5_front.png (DPareto's front against random's), OUT/fig8_mnist_fronts.png and OUT/mnist.md.
 #
 # usage: experiments/dpareto/mnist.sh [MODEL...]     (default: mnist-mlp1-sgd mnist-mlp2-sgd)
-#   REDUCED=1   one 2-core machine, under 2 hours: BUDGET 128 (16 initial), epochs capped at 10
+#   REDUCED=1   one 2-core machine, about an hour (estimated): BUDGET 128 (16 initial), epochs capped at 10
 #               (MAX_EPOCHS), one repeat (REPEATS); the paper's budget is 16 + 256 with up to 400 epochs
 #   STUDY_URI=postgresql://...   the full budget on a cluster: every exploration is a study on that
 #               server (named mnist-MODEL-dpareto-sS, mnist-MODEL-random); the script prints the
 #               `dpareto worker` command to start on each other host, and JOBS evaluations run here.
-# Full budget: 2 × (256 + 256) evaluations of up to 400 epochs, about 150 CPU-hours on 2 cores
-# (docs/reproductions.md).
+# Full budget: 2 × (256 + 256) evaluations of up to 400 epochs, on the order of 100 CPU-hours
+# (estimated; docs/reproductions.md).
 if [ "${REDUCED:-0}" = 1 ]; then
   BUDGET="${BUDGET:-128}" MAX_EPOCHS="${MAX_EPOCHS:-10}" REPEATS="${REPEATS:-1}"
 fi

@@ -10,7 +10,7 @@
 #
 # usage: experiments/dpareto/table2.sh [MODEL...]    (default: the four Adult models)
 #        knobs: RANDOM_PARTS (default 19) and those of common.sh (SEEDS, BUDGET, JOBS, SMOKE, ...)
-# Full budget: 4 × (5 × 256 + 19 × 256) evaluations, about 12 CPU-hours (docs/reproductions.md).
+# Full budget: 4 × (5 × 256 + 19 × 256) evaluations, about 20 CPU-hours (docs/reproductions.md).
 source "$(dirname "$0")/common.sh"
 all=(adult-logreg-sgd adult-logreg-adam adult-svm-sgd adult-svm-adam)
 models=("$@")
