@@ -313,10 +313,11 @@ TEST_CASE("a study opened with a different problem or space is refused") {
   CHECK_THROWS_WITH_AS(db.check_identity(other), doctest::Contains("created for problem 'toy', not 'svt'"), InputError);
   other = identity();
   other.space["parameters"][0]["high"] = 2;
-  CHECK_THROWS_WITH_AS(db.check_identity(other), doctest::Contains("space"), InputError);
+  CHECK_THROWS_WITH_AS(db.check_identity(other), doctest::Contains("its parameter x is "), InputError);
   other = identity();
   other.settings["repeats"] = "5";
-  CHECK_THROWS_WITH_AS(db.check_identity(other), doctest::Contains("settings"), InputError);
+  CHECK_THROWS_WITH_AS(db.check_identity(other), doctest::Contains("its problem setting repeats is 1, not 5"),
+                       InputError);
 }
 
 TEST_CASE("open_or_create_study: a resume must keep the configuration and the seed") {
