@@ -8,7 +8,8 @@
 #
 # usage: experiments/dpareto/grid.sh [MODEL...]     (default: adult-logreg-sgd)
 #        knobs: GRID_SIZES (default "3 4") and those of common.sh
-# Full budget per model: SEEDS × 256 + 243 + 1024 evaluations, about 0.7 CPU-hours.
+# Full budget per model: SEEDS × 256 + 243 + 1024 evaluations; the grids took 0.85 CPU-hours for
+# LogReg+SGD (docs/reproductions.md).
 source "$(dirname "$0")/common.sh"
 all=(adult-logreg-sgd adult-logreg-adam adult-svm-sgd adult-svm-adam)
 models=("$@")

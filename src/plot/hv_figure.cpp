@@ -63,11 +63,15 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
     if (run.data.hv_history.empty())
       throw InputError(run.directory + "/summary.json: empty hv_history (the run has no evaluations)");
 
-  // Groups: runs with the same (problem, method), in order of first appearance.
+  // Groups: runs with the same (problem, method), in order of first appearance; grids of different
+  // sizes are different methods, not seeds of one ("grid of 243").
   std::vector<std::pair<std::string, std::string>> keys;
   std::vector<std::vector<const LabelledRun*>> groups;
   for (const auto& run : runs) {
-    const std::pair<std::string, std::string> key{run.data.info.problem, run.data.info.method};
+    const std::string method = run.data.info.method == "grid"
+                                   ? "grid of " + std::to_string(run.data.records.size())
+                                   : run.data.info.method;
+    const std::pair<std::string, std::string> key{run.data.info.problem, method};
     const auto it = std::find(keys.begin(), keys.end(), key);
     if (it == keys.end()) {
       keys.push_back(key);

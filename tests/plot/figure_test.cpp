@@ -66,6 +66,14 @@ TEST_CASE("front, hv and variability figures render as valid, non-blank PNGs wit
   render(hv_figure(runs, zoomed), dir + "/hv_zoomed.png", {1200, 800});
   check_png(dir + "/hv_zoomed.png", 1200, 800, {blue, vermillion});
 
+  // Grids of different sizes are two methods, never the band of two seeds of one.
+  test::write_synthetic_run(dir + "/grid3", "grid", 4, 27, {}, "grid");
+  test::write_synthetic_run(dir + "/grid4", "grid", 5, 64, {}, "grid");
+  const auto grids = hv_figure(load_runs({dir + "/grid3", dir + "/grid4"})).text();
+  CHECK(grids.find("min–max") == std::string::npos);
+  CHECK(grids.find("title 'grid3 (grid)'") != std::string::npos);
+  CHECK(grids.find("title 'grid4 (grid)'") != std::string::npos);
+
   render(variability_figure({runs[0]}, {true}), dir + "/variability.png", {1000, 700});
   check_png(dir + "/variability.png", 1000, 700, {blue});
 
