@@ -28,6 +28,7 @@ class Xoshiro256ppX8 {
       }
   }
   void next(std::uint64_t* __restrict out) {
+#pragma omp simd
     for (int k = 0; k < lanes; ++k) {
       out[k] = rotl(s0_[k] + s3_[k], 23) + s0_[k];
       const std::uint64_t t = s1_[k] << 17;

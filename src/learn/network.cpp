@@ -11,6 +11,7 @@
 #include <random>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/learn/dense_products.hpp"
 
 namespace dpareto::learn {
 
@@ -70,11 +71,9 @@ const MatrixF& Network::forward(const Eigen::VectorXf& params, const MatrixF& x,
   const MatrixF* in = &x;
   for (std::size_t l = 0; l < offsets_.size(); ++l) {
     const Offset& o = offsets_[l];
-    const Eigen::Map<const Eigen::MatrixXf> w(params.data() + o.weights, o.in, o.out);
     const Eigen::Map<const Eigen::RowVectorXf> b(params.data() + o.bias, o.out);
     MatrixF& z = ws.activations[l];
-    z.resize(in->rows(), o.out);
-    z.noalias() = *in * w;
+    times_weights(*in, params.data() + o.weights, o.in, o.out, z);
     z.rowwise() += b;
     if (l + 1 < offsets_.size()) z = z.cwiseMax(0.0f);
     in = &z;
@@ -129,10 +128,8 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
   // Backpropagate Δ_{l-1} = (Δ_l W_lᵀ) ⊙ 1[a_{l-1} > 0] (ReLU outputs are > 0 exactly where active).
   for (std::size_t l = last; l > 0; --l) {
     const Offset& o = offsets_[l];
-    const Eigen::Map<const Eigen::MatrixXf> w(params.data() + o.weights, o.in, o.out);
     MatrixF& d = ws.deltas[l - 1];
-    d.resize(x.rows(), o.in);
-    d.noalias() = ws.deltas[l] * w.transpose();
+    times_weights_transposed(ws.deltas[l], params.data() + o.weights, o.in, o.out, d);
     d.array() *= (ws.activations[l - 1].array() > 0.0f).cast<float>();
   }
   const MatrixF* first_input = &x;
@@ -181,9 +178,8 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
   auto input = [&](std::size_t l) -> const MatrixF& { return l == 0 ? *first_input : ws.activations[l - 1]; };
   for (std::size_t l = 0; l <= last; ++l) {
     const Offset& o = offsets_[l];
-    Eigen::Map<Eigen::MatrixXf> gw(grad + o.weights, o.in, o.out);
     Eigen::Map<Eigen::RowVectorXf> gb(grad + o.bias, o.out);
-    gw.noalias() = input(l).transpose() * ws.deltas[l];
+    weight_gradient(input(l), ws.deltas[l], o.in, o.out, grad + o.weights);
     gb = ws.deltas[l].colwise().sum();
   }
 }
