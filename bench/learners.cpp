@@ -3,7 +3,7 @@
 // non-private epoch of the same code). Prints seconds (best of several runs) and examples/s.
 // On a shared machine the wall time depends on the load; the CPU time of the process (summed over
 // threads) is printed beside it.
-// Usage: bench_learners [threads] [data_dir]
+// Usage: bench_learners [threads] [data_dir] [model ...]   (models: a9a-logreg a9a-svm mnist-mlp2 mnist-mlp1)
 #include <time.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <exception>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "best_of_timing.hpp"
 #include "dpareto/learn/dp_optimizer.hpp"
@@ -51,19 +52,29 @@ void row(const char* model, const Network& net, const Dataset& data, Optimizer o
 int main(int argc, char** argv) {
   const int threads = argc > 1 ? std::atoi(argv[1]) : static_cast<int>(std::thread::hardware_concurrency());
   const std::string dir = argc > 2 ? argv[2] : "";
+  const std::vector<std::string> only(argv + std::min(argc, 3), argv + argc);
+  const auto wanted = [&](const std::string& model) {
+    return only.empty() || std::find(only.begin(), only.end(), model) != only.end();
+  };
   std::printf("one epoch, lot 256, float32, %d thread(s); best of several runs\n", threads);
   std::printf("%-11s %-4s %-8s %-42s %-42s %s\n", "model", "opt", "", "non-private: wall, examples/s, cpu",
               "DP (sigma=1, L=1): wall, examples/s, cpu", "DP/plain wall, cpu");
   try {
     const auto root = resolve_data_dir(dir);
-    const Split adult = load_adult(root);
-    const Network logreg(logistic_regression(123)), svm(linear_svm(123));
-    row("a9a-logreg", logreg, adult.train, Optimizer::sgd, threads, 20);
-    row("a9a-logreg", logreg, adult.train, Optimizer::adam, threads, 20);
-    row("a9a-svm", svm, adult.train, Optimizer::sgd, threads, 20);
-    const Split mnist = load_mnist(root);
-    row("mnist-mlp2", Network(mlp2()), mnist.train, Optimizer::sgd, threads, 5);
-    row("mnist-mlp1", Network(mlp1()), mnist.train, Optimizer::sgd, threads, 3);
+    if (wanted("a9a-logreg") || wanted("a9a-svm")) {
+      const Split adult = load_adult(root);
+      const Network logreg(logistic_regression(123)), svm(linear_svm(123));
+      if (wanted("a9a-logreg")) {
+        row("a9a-logreg", logreg, adult.train, Optimizer::sgd, threads, 20);
+        row("a9a-logreg", logreg, adult.train, Optimizer::adam, threads, 20);
+      }
+      if (wanted("a9a-svm")) row("a9a-svm", svm, adult.train, Optimizer::sgd, threads, 20);
+    }
+    if (wanted("mnist-mlp2") || wanted("mnist-mlp1")) {
+      const Split mnist = load_mnist(root);
+      if (wanted("mnist-mlp2")) row("mnist-mlp2", Network(mlp2()), mnist.train, Optimizer::sgd, threads, 5);
+      if (wanted("mnist-mlp1")) row("mnist-mlp1", Network(mlp1()), mnist.train, Optimizer::sgd, threads, 3);
+    }
   } catch (const std::exception& e) {
     std::printf("skipped: %s\n", e.what());
   }

@@ -135,10 +135,11 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
   const MatrixF* first_input = &x;
   ws.dropped.clear();
   if (std::isfinite(clip)) {
-    // ‖∇ℓ_i‖² = Σ_l (‖a_{l,i}‖² + 1)‖δ_{l,i}‖², vectorized in float; a row whose float sum is not
-    // finite (a large but finite value squared overflows float) is summed again in double.
+    // ‖∇ℓ_i‖² = Σ_l (‖a_{l,i}‖² + 1)‖δ_{l,i}‖², vectorized in float (in ws.scale, before it holds the
+    // clipping factors); a row whose float sum is not finite (a large but finite value squared
+    // overflows float) is summed again in double below.
     const Eigen::Index rows = x.rows();
-    Eigen::ArrayXf sq(rows);
+    Eigen::ArrayXf& sq = ws.scale;
     if (x_norms_sq)
       sq = x_norms_sq->cast<float>().array();
     else
@@ -147,24 +148,28 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
     for (std::size_t l = 1; l <= last; ++l)
       sq +=
           (ws.activations[l - 1].rowwise().squaredNorm().array() + 1.0f) * ws.deltas[l].rowwise().squaredNorm().array();
-    ws.norms_sq = sq.cast<double>();
+    // Rows whose float sum is not finite are rare; note them before sq becomes the clipping factors.
+    std::vector<Eigen::Index>& overflowed = ws.dropped;
+    for (Eigen::Index i = 0; i < rows; ++i)
+      if (!std::isfinite(sq[i])) overflowed.push_back(i);
+    // c_i = min(1, L/‖∇ℓ_i‖), vectorized in float.
+    sq = (clip / sq.sqrt()).min(1.0f);
+    // An overflowed row gets its norm in double; a norm that is not finite even there (NaN or ∞)
+    // gets c_i = 0 and its rows are zeroed below, so that ∞·0 cannot turn into NaN in the products.
     const auto row_sq = [](const MatrixF& m, Eigen::Index i) { return m.row(i).cast<double>().squaredNorm(); };
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      if (std::isfinite(sq[i])) continue;
+    std::size_t kept = 0;
+    for (Eigen::Index i : overflowed) {
       double exact = ((x_norms_sq ? (*x_norms_sq)[i] : row_sq(x, i)) + 1) * row_sq(ws.deltas[0], i);
       for (std::size_t l = 1; l <= last; ++l) exact += (row_sq(ws.activations[l - 1], i) + 1) * row_sq(ws.deltas[l], i);
-      ws.norms_sq[i] = exact;
-    }
-    // c_i = min(1, L/‖∇ℓ_i‖); a norm that is not finite even in double (NaN or ∞) gets c_i = 0 and
-    // its rows are zeroed below, so that ∞·0 cannot turn into NaN in the products.
-    const Eigen::ArrayXd c = (static_cast<double>(clip) / ws.norms_sq.array().sqrt()).min(1.0);
-    Eigen::ArrayXf scale = c.cast<float>();
-    for (Eigen::Index i = 0; i < rows; ++i)
-      if (!std::isfinite(ws.norms_sq[i])) {
-        ws.dropped.push_back(i);
-        scale[i] = 0;
+      if (std::isfinite(exact)) {
+        sq[i] = static_cast<float>(std::min(1.0, static_cast<double>(clip) / std::sqrt(exact)));
+      } else {
+        sq[i] = 0;
+        overflowed[kept++] = i;  // ws.dropped keeps only these
       }
-    for (auto& d : ws.deltas) d.array().colwise() *= scale;
+    }
+    overflowed.resize(kept);
+    for (auto& d : ws.deltas) d.array().colwise() *= ws.scale;
     if (!ws.dropped.empty()) {
       ws.input = x;
       for (Eigen::Index i : ws.dropped) {

@@ -42,7 +42,7 @@ Architecture mlp2();  // 784-128-64-10
 struct Workspace {
   std::vector<MatrixF> activations;   // post-ReLU outputs of the hidden layers, then the logits
   std::vector<MatrixF> deltas;        // ∂ℓ_i/∂(pre-activation) per layer, rows = examples
-  Eigen::VectorXd norms_sq;           // per-example squared gradient norms (double)
+  Eigen::ArrayXf scale;               // per-example clipping factor min(1, L/‖∇ℓ_i‖)
   std::vector<Eigen::Index> dropped;  // examples whose gradient norm was not finite (contribute 0)
   MatrixF input;                      // the input with the dropped examples' rows zeroed
 };
