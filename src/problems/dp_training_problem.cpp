@@ -11,9 +11,11 @@
 #include "dpareto/core/checksum.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/learn/synthetic.hpp"
+#include "dpareto/privacy/calibration.hpp"
 
 namespace dpareto::problems {
 namespace {
@@ -69,7 +71,7 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
     : spec_(std::move(spec)), net_(spec_.architecture) {
   reject_unknown_options(options,
                          {"train_subset", "max_epochs", "repeats", "data_dir", "threads", "sampling", "split",
-                          "proxy_fraction", "data_role", "accountant"},
+                          "proxy_fraction", "data_role", "accountant", "noise", "epsilon_min", "epsilon_max"},
                          spec_.name);
   roles_ = parse_data_roles(options, spec_.name);
   const bool mnist = spec_.data == DataSource::mnist;
@@ -112,7 +114,25 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
                                       std::to_string(lot_lo) + " (the smallest lot)"
                                 : spec_.name + ": the training data holds " + std::to_string(data_.train.size()) +
                                       " example(s), fewer than the smallest lot " + std::to_string(lot_lo));
-  space_ = space::Space(dp_training_parameters(mnist, max_epochs, data_.train.size()));
+  auto parameters = dp_training_parameters(mnist, max_epochs, data_.train.size());
+  const std::string noise = option_string(options, "noise", "parameter");
+  if (noise != "parameter" && noise != "calibrated")
+    throw InputError(spec_.name + ": option noise=" + printable(noise) + ": expected parameter or calibrated");
+  noise_calibrated_ = noise == "calibrated";
+  if (noise_calibrated_) {
+    const double lo = option_double(options, "epsilon_min", 0.01), hi = option_double(options, "epsilon_max", 10);
+    if (!(lo > 0) || !std::isfinite(lo))
+      throw InputError(spec_.name + ": option epsilon_min=" + format_number(lo) + ": expected a positive number");
+    if (!(hi > lo) || !std::isfinite(hi))
+      throw InputError(spec_.name + ": option epsilon_max=" + format_number(hi) + ": expected a number above epsilon_min=" +
+                       format_number(lo));
+    parameters[3] = {"target_epsilon", space::Kind::continuous, space::Scale::log, lo, hi, std::nullopt};
+  } else {
+    for (const char* key : {"epsilon_min", "epsilon_max"})
+      if (options.count(key))
+        throw InputError(spec_.name + ": option " + key + " applies only with noise=calibrated");
+  }
+  space_ = space::Space(std::move(parameters));
 
   settings_ = {{"model", spec_.architecture.name},
                {"optimizer", spec_.optimizer == learn::Optimizer::adam ? "adam" : "sgd"},
@@ -128,6 +148,10 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
                {"sampling", privacy::to_string(sampling_)},
                {"accountant", privacy::to_string(accountant_)},
                {"delta", format_number(delta())}};
+  if (noise_calibrated_)  // absent by default, so that earlier studies keep their identity
+    settings_["noise"] = "calibrated to target_epsilon in [" + format_number(space_.parameter(3).low) + ", " +
+                         format_number(space_.parameter(3).high) + "] by the " + privacy::to_string(accountant_) +
+                         " accountant";
   settings_["data_dir"] =
       spec_.data == DataSource::synthetic ? "none (generated data)" : learn::resolve_data_dir(data_dir).string();
   // The data roles, recorded with every run, study and candidate file (issue 17).
@@ -183,10 +207,23 @@ learn::TrainConfig DpTrainingProblem::config(const space::Params& params, int th
   c.epochs = whole(0);
   c.lot_size = std::min(whole(1), data_.train.size());
   c.learning_rate = params[2];
-  c.noise_multiplier = params[3];
   c.clip_norm = params[4];
   c.threads = threads;
+  c.noise_multiplier = noise_calibrated_ ? calibrated_noise(c, params[3]) : params[3];
   return c;
+}
+
+double DpTrainingProblem::calibrated_noise(const learn::TrainConfig& c, double target) const {
+  if (!(target > 0) || !std::isfinite(target))
+    throw InputError(spec_.name + ": target_epsilon=" + format_number(target) + ": expected a positive number");
+  const int n = data_.train.size();
+  // A loose target may be met even by the least noise of the calibration range: training then uses
+  // that noise, and the point's ε (what privacy() reports) is below its target.
+  learn::TrainConfig least = c;
+  least.noise_multiplier = privacy::kMinNoiseMultiplier;
+  if (learn::training_epsilon(least, n, delta(), accountant_).epsilon <= target) return privacy::kMinNoiseMultiplier;
+  const double q = static_cast<double>(c.lot_size) / n;
+  return privacy::calibrate_sigma(accountant_, sampling_, q, learn::training_steps(c, n), target, delta());
 }
 
 double DpTrainingProblem::privacy(const space::Params& params) const {

@@ -13,6 +13,9 @@ namespace dpareto::select {
 TuningCandidates tuning_candidates(const problems::DpTrainingProblem& problem, const CandidateFile& file) {
   if (file.problem != problem.name())
     throw InputError(file.source + ": problem '" + file.problem + "' does not match --problem " + problem.name());
+  if (problem.noise_calibrated())
+    throw InputError(problem.name() + ": option noise=calibrated: tune sets the noise itself, from --target-epsilon; "
+                     "drop the option");
   CandidateFile filled = file;
   for (auto& c : filled.candidates) c["noise_multiplier"] = 1.0;
   TuningCandidates out{candidate_params(filled, problem.space()), {}};

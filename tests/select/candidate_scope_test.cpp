@@ -126,6 +126,9 @@ TEST_CASE("proxy front: pick records it, tune on the private split covers everyt
   CHECK(c["candidates_measured_on"] == file["measured_on"]);
   CHECK(c["data_roles"].get<std::string>().find("the private split") != std::string::npos);
 
+  const auto calibrated = cands.parent_path() / "calibrated";  // issue 18: ε as an input is explore's option
+  check_refused(tune(cands, "private", "--set noise=calibrated", calibrated), "tune sets the noise itself", calibrated);
+
   const auto overlap = cands.parent_path() / "overlap";
   check_refused(tune(cands, "all", "", overlap), "which overlaps the rows --problem synthetic-logreg-sgd trains on",
                 overlap);

@@ -10,7 +10,11 @@
 // default; fixed: fixed-size lots with the Gaussian-specific bound; fixed-general: fixed-size lots
 // with WBK19's general bound, as DPareto accounted them); split, proxy_fraction and data_role
 // (data_roles.hpp: explore on a public proxy split, tune on the private rest); accountant
-// (privacy/accountant.hpp: pld or rdp, the default privacy::kDefaultAccountant).
+// (privacy/accountant.hpp: pld or rdp, the default privacy::kDefaultAccountant); noise
+// (`parameter`, the default, or `calibrated`: issue 18 item 3, ε as an input — the fourth
+// parameter becomes target_epsilon on [epsilon_min, epsilon_max], default [0.01, 10], log scale, and
+// each evaluation trains with the least noise multiplier whose ε by the accountant meets the
+// target, so a front over chosen ε values is one search over the other hyperparameters).
 #include <memory>
 
 #include "dpareto/learn/dp_optimizer.hpp"
@@ -68,6 +72,8 @@ class DpTrainingProblem : public Problem {
   const DataRoles& data_roles() const { return roles_; }
   privacy::AccountantKind accountant() const { return accountant_; }
   std::string data_roles_text() const;
+  // Option noise=calibrated: the fourth parameter is the target ε, not the noise multiplier.
+  bool noise_calibrated() const { return noise_calibrated_; }
 
  private:
   DpTrainingSpec spec_;
@@ -78,11 +84,15 @@ class DpTrainingProblem : public Problem {
   int threads_ = 1;
   privacy::Sampling sampling_ = privacy::Sampling::poisson;
   privacy::AccountantKind accountant_ = privacy::kDefaultAccountant;
+  bool noise_calibrated_ = false;
   DataRoles roles_;
   DataIdentity identity_;
   std::map<std::string, std::string> settings_;
 
   DataIdentity identify_data() const;  // hashes the training files (needs settings_["dataset"])
+  // The least noise multiplier (within privacy::calibrate_sigma's range) whose ε meets `target`
+  // for the epochs and lot size of `c`.
+  double calibrated_noise(const learn::TrainConfig& c, double target) const;
 };
 
 }  // namespace dpareto::problems
