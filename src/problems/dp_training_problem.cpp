@@ -120,7 +120,7 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
     throw InputError(spec_.name + ": option noise=" + printable(noise) + ": expected parameter or calibrated");
   noise_calibrated_ = noise == "calibrated";
   if (noise_calibrated_) {
-    const double lo = option_double(options, "epsilon_min", 0.01), hi = option_double(options, "epsilon_max", 10);
+    const double lo = option_double(options, "epsilon_min", 0.001), hi = option_double(options, "epsilon_max", 10);
     if (!(lo > 0) || !std::isfinite(lo))
       throw InputError(spec_.name + ": option epsilon_min=" + format_number(lo) + ": expected a positive number");
     if (!(hi > lo) || !std::isfinite(hi))
@@ -217,11 +217,14 @@ double DpTrainingProblem::calibrated_noise(const learn::TrainConfig& c, double t
   if (!(target > 0) || !std::isfinite(target))
     throw InputError(spec_.name + ": target_epsilon=" + format_number(target) + ": expected a positive number");
   const int n = data_.train.size();
-  // A loose target may be met even by the least noise of the calibration range: training then uses
-  // that noise, and the point's ε (what privacy() reports) is below its target.
-  learn::TrainConfig least = c;
-  least.noise_multiplier = privacy::kMinNoiseMultiplier;
-  if (learn::training_epsilon(least, n, delta(), accountant_).epsilon <= target) return privacy::kMinNoiseMultiplier;
+  // The calibration range's ends: a loose target may be met even by the least noise, and a very
+  // tight one (many steps of large lots) not even by the most. Training then uses that end's noise
+  // and the point's ε (what privacy() reports) is below, or above, its target.
+  learn::TrainConfig end = c;
+  end.noise_multiplier = privacy::kMinNoiseMultiplier;
+  if (learn::training_epsilon(end, n, delta(), accountant_).epsilon <= target) return privacy::kMinNoiseMultiplier;
+  end.noise_multiplier = privacy::kMaxNoiseMultiplier;
+  if (learn::training_epsilon(end, n, delta(), accountant_).epsilon > target) return privacy::kMaxNoiseMultiplier;
   const double q = static_cast<double>(c.lot_size) / n;
   return privacy::calibrate_sigma(accountant_, sampling_, q, learn::training_steps(c, n), target, delta());
 }

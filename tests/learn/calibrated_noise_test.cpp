@@ -37,9 +37,9 @@ TEST_CASE("noise=calibrated: the fourth parameter is the target epsilon, on a lo
   const auto& target = p->space().parameter(3);
   CHECK(target.name == "target_epsilon");
   CHECK(target.scale == space::Scale::log);
-  CHECK(target.low == 0.01);
+  CHECK(target.low == 0.001);
   CHECK(target.high == 10);
-  CHECK(p->settings().at("noise").find("target_epsilon in [0.01, 10]") != std::string::npos);
+  CHECK(p->settings().at("noise").find("target_epsilon in [0.001, 10]") != std::string::npos);
   const auto narrow = calibrated({{"epsilon_min", "0.1"}, {"epsilon_max", "4"}});
   CHECK(narrow->space().parameter(3).low == 0.1);
   CHECK(narrow->space().parameter(3).high == 4);
@@ -76,12 +76,16 @@ TEST_CASE("noise=calibrated: each point trains with the least noise that meets i
   CHECK(u.utility > 0.8);  // ε = 5 on the Gaussian mixture (Bayes accuracy 0.933)
 }
 
-TEST_CASE("noise=calibrated: a target even the least noise meets trains with that noise, at a lower epsilon") {
-  const auto p = calibrated({{"epsilon_max", "1e7"}});
+TEST_CASE("noise=calibrated: a target beyond the calibration range trains with its end's noise, and says its epsilon") {
+  const auto p = calibrated({{"epsilon_min", "1e-9"}, {"epsilon_max", "1e7"}});
   const auto& dp = dynamic_cast<const problems::DpTrainingProblem&>(*p);
-  const space::Params params{1, 8, 0.05, 1e7, 1.0};
-  CHECK(dp.config(params, 1).noise_multiplier == privacy::kMinNoiseMultiplier);
-  CHECK(p->privacy(params) < 1e7);
+  const space::Params loose{1, 8, 0.05, 1e7, 1.0};  // met even by σ = 0.01
+  CHECK(dp.config(loose, 1).noise_multiplier == privacy::kMinNoiseMultiplier);
+  CHECK(p->privacy(loose) < 1e7);
+  const space::Params tight{3, 2000, 0.05, 1e-8, 1.0};  // missed even by σ = 1e4 (q = 1/2, 6 steps)
+  CHECK(dp.config(tight, 1).noise_multiplier == privacy::kMaxNoiseMultiplier);
+  CHECK(p->privacy(tight) > 1e-8);
+  CHECK(p->privacy(tight) < 1e-3);
 }
 
 TEST_CASE("noise=calibrated: bad options and targets name the value") {

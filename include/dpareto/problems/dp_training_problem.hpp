@@ -12,7 +12,7 @@
 // (data_roles.hpp: explore on a public proxy split, tune on the private rest); accountant
 // (privacy/accountant.hpp: pld or rdp, the default privacy::kDefaultAccountant); noise
 // (`parameter`, the default, or `calibrated`: issue 18 item 3, ε as an input — the fourth
-// parameter becomes target_epsilon on [epsilon_min, epsilon_max], default [0.01, 10], log scale, and
+// parameter becomes target_epsilon on [epsilon_min, epsilon_max], default [0.001, 10], log scale, and
 // each evaluation trains with the least noise multiplier whose ε by the accountant meets the
 // target, so a front over chosen ε values is one search over the other hyperparameters).
 #include <memory>
@@ -90,8 +90,8 @@ class DpTrainingProblem : public Problem {
   std::map<std::string, std::string> settings_;
 
   DataIdentity identify_data() const;  // hashes the training files (needs settings_["dataset"])
-  // The least noise multiplier (within privacy::calibrate_sigma's range) whose ε meets `target`
-  // for the epochs and lot size of `c`.
+  // The least noise multiplier whose ε meets `target` for the epochs and lot size of `c`, within
+  // privacy::calibrate_sigma's range [0.01, 1e4] (an end of the range when the target lies beyond).
   double calibrated_noise(const learn::TrainConfig& c, double target) const;
 };
 
