@@ -183,17 +183,20 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
                    "non-private " + readable_number(non_private->utility) + " (no DP)");
   std::set<std::string> problems;
   for (const auto& run : runs) problems.insert(run.data.info.problem);
-  if (problems.size() > 1) {
-    std::string names;
-    for (const auto& p : problems) names += (names.empty() ? "" : ", ") + p;
-    captions.push_back("warning: runs of different problems overlaid (" + names + "): their fronts are not comparable");
-  }
+  if (problems.size() > 1)
+    captions.push_back("warning: runs of " + std::to_string(problems.size()) +
+                       " problems overlaid: their fronts compare only where the data, the accountant and δ agree");
 
-  const auto& info = runs.front().data.info;
-  std::string title =
-      "Privacy–utility Pareto front" + (info.problem.empty() ? std::string() : " — problem " + info.problem);
-  title += "\n" + std::to_string(evaluations) + " evaluations in " + std::to_string(runs.size()) +
-           " run(s); initial points open, later points filled, fronts bold";
+  // Three short lines: the title is centred over the plot area, which the legend narrows, and a
+  // longer line is cut at the figure's edge.
+  std::string title = "Privacy–utility Pareto front";
+  if (problems.size() > 1) {
+    title += "s — " + std::to_string(problems.size()) + " problems";
+  } else if (!runs.front().data.info.problem.empty()) {
+    title += " — problem " + runs.front().data.info.problem;
+  }
+  title += "\n" + std::to_string(evaluations) + " evaluations in " + std::to_string(runs.size()) + " run(s)" +
+           "\ninitial points open, later points filled, fronts bold";
   script.command(common_setup());
   script.command("set title " + literal(title) + " noenhanced");
   finish_objective_figure(script, epsilon_label(common_delta(all)),

@@ -214,7 +214,9 @@ TEST_CASE("the front figure draws the runs' common baseline, and warns when prob
 
   patch_summary(dir + "/b", {{"problem", "adult-logreg-sgd"}});
   const auto mixed = front_figure({load_run(dir + "/a"), load_run(dir + "/b")}).text();
-  CHECK(mixed.find("warning: runs of different problems overlaid (adult-logreg-sgd, svt)") != std::string::npos);
+  CHECK(mixed.find("warning: runs of 2 problems overlaid: their fronts compare only where") != std::string::npos);
+  CHECK(mixed.find("Pareto fronts — 2 problems") != std::string::npos);  // not the first run's problem
+  CHECK(front_figure({load_run(dir + "/a")}).text().find("Pareto front — problem svt") != std::string::npos);
 }
 
 TEST_CASE("the front figure: --max-epsilon ends the axis, a pick is marked, the axis names the utility") {
