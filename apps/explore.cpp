@@ -12,6 +12,7 @@
 #include "dpareto/bo/acquisition_registry.hpp"
 #include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/readable_number.hpp"
@@ -55,8 +56,12 @@ std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map
   if (!(options.timeout_seconds >= 0 && std::isfinite(options.timeout_seconds)))
     throw InputError("--oracle-timeout " + format_number(options.timeout_seconds) + ": expected seconds >= 0");
   options.log_directory = log_directory;
-  return std::make_unique<problems::ExternalCommandProblem>(space::read_space_json(vm["space"].as<std::string>()),
-                                                            options);
+  const auto path = vm["space"].as<std::string>();
+  const auto document = read_json_file(path, "space file");
+  auto space = space::space_from_json(document, path);
+  if (document.contains("known_epsilon"))
+    options.known_epsilon = problems::parse_known_epsilon(document.at("known_epsilon"), space, path);
+  return std::make_unique<problems::ExternalCommandProblem>(std::move(space), options);
 }
 
 // --png: a figure format gnuplot can write, checked before a long run, not after it.
@@ -91,6 +96,7 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   explorer_options.initial_from_prior = vm["prior"].as<bool>();
   explorer_options.grid_points = vm["grid-points"].as<int>();
   explorer_options.dense_candidates = vm["candidates"].as<int>();
+  explorer_options.known_epsilon = vm["known-epsilon"].as<bool>();
   explorer_options.objectives.set_reference({spec.epsilon, spec.error});
   if (vm.count("reference")) {
     const auto r = parse_number_list(vm["reference"].as<std::string>(), "--reference");
@@ -189,8 +195,7 @@ std::string recorded_run_directory(const study::Storage& recorded, const std::st
   for (const auto& part : path) below = below && part != "..";
   if (below) return path.string();
   std::cerr << "dpareto explore: note: the study wrote to '" << printable(out.get<std::string>())
-            << "', which is not a relative path below this directory; writing to " << fallback
-            << " (--out chooses)\n";
+            << "', which is not a relative path below this directory; writing to " << fallback << " (--out chooses)\n";
   return fallback;
 }
 
@@ -220,6 +225,7 @@ void adopt_recorded_settings(const po::variables_map& vm, const study::Storage& 
   if (given("prior")) study_options.initial_from_prior = mine.initial_from_prior;
   if (given("grid-points")) study_options.grid_points = mine.grid_points;
   if (given("candidates")) study_options.dense_candidates = mine.dense_candidates;
+  if (given("known-epsilon")) study_options.known_epsilon = mine.known_epsilon;
   if (given("reference")) study_options.objectives = mine.objectives;
   if (given("hv-axis")) study_options.axis.kind = mine.axis.kind;
   if (given("log-floor")) study_options.axis.floor = mine.axis.floor;
@@ -253,6 +259,9 @@ int run_explore(int argc, char** argv) {
       "grid-points", po::value<int>()->default_value(3), "grid method: points per dimension")(
       "prior", po::bool_switch(), "draw random/initial points from the problem's Appx. C distributions")(
       "candidates", po::value<int>()->default_value(1000), "acquisition: size of the dense random stage")(
+      "known-epsilon", po::bool_switch(),
+      "compute epsilon exactly inside the acquisition (no epsilon GP) and propose nothing beyond the epsilon "
+      "reference; for problems whose accountant is fast (svt, output perturbation, --set accountant=rdp)")(
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
       "study", po::value<std::string>(),
       "SQLite study file or postgresql:// URI: created, or resumed/extended when it exists")(
@@ -307,6 +316,7 @@ int run_explore(int argc, char** argv) {
   if (settings.explorer.method == bo::Method::dpareto && settings.explorer.initial_points > settings.budget)
     throw InputError("--init " + std::to_string(settings.explorer.initial_points) + " is larger than --budget " +
                      std::to_string(settings.budget));
+  explore::known_epsilon_oracle(*problem, settings.explorer);  // refused before a study is touched
   if (vm["restart-failed-study"].as<bool>()) {
     if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
     if (study::storage_exists(settings.study, settings.storage))
@@ -401,9 +411,10 @@ int run_explore(int argc, char** argv) {
     std::cout << j.dump() << "\n";
   } else {
     std::cout << "explored " << info.problem << " with " << info.method << ": " << records.size() << " evaluations ("
-              << failed << " failed), front of " << front.size() << (front.size() == 1 ? " point" : " points") << ", hypervolume " << readable_number(hv)
-              << " (" << info.hv_axis << " epsilon axis, reference " << readable_number(info.objectives[0].reference)
-              << "," << readable_number(info.objectives[1].reference) << ")\n"
+              << failed << " failed), front of " << front.size() << (front.size() == 1 ? " point" : " points")
+              << ", hypervolume " << readable_number(hv) << " (" << info.hv_axis << " epsilon axis, reference "
+              << readable_number(info.objectives[0].reference) << "," << readable_number(info.objectives[1].reference)
+              << ")\n"
               << "ask() time: GP fit " << readable_number(timings.gp_fit) << " s, acquisition "
               << readable_number(timings.acquisition) << " s\n"
               << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}"

@@ -11,6 +11,7 @@
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/stop_request.hpp"
+#include "dpareto/explore/explore_run.hpp"
 #include "dpareto/explore/explorer_proposer.hpp"
 #include "dpareto/explore/problem_evaluator.hpp"
 #include "dpareto/explore/study_job.hpp"
@@ -74,7 +75,8 @@ int run_worker(int argc, char** argv) {
   settings.budget = info.extra.value("budget", 0);
   settings.budget_from_study = true;
   if (settings.budget < 1) throw InputError("study " + storage->location() + ": it records no budget");
-  const auto explorer = bo::make_proposer(problem->space(), explorer_options, settings.seed);
+  const auto explorer = bo::make_proposer(problem->space(), explorer_options, settings.seed,
+                                          explore::known_epsilon_oracle(*problem, explorer_options));
   explore::ExplorerProposer proposer(*explorer, explorer_options.objectives);
   study::StudyRunner runner(*storage, proposer, explore::problem_evaluator(*problem), settings);
   const bool quiet = vm["quiet"].as<bool>();

@@ -4,7 +4,8 @@
 // (C = 1..30 × 400 log-spaced b, R = 2000).
 //
 // usage: bench_svt_sample_efficiency [seeds=10] [budgets=64,256] [methods=dpareto,random]
-// methods: dpareto (the DPareto loop with HVPoI), ehvi (the same loop with EHVI), random.
+// methods: dpareto (the DPareto loop with HVPoI), ehvi (the same loop with EHVI), known and
+// known-ehvi (those loops with ε computed exactly inside the acquisition, --known-epsilon), random.
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -93,11 +94,13 @@ int main(int argc, char** argv) {
     parallel_for(seeds, [&](int s) {
       bo::ExplorerOptions options;
       options.method = method == "random" ? bo::Method::random : bo::Method::dpareto;
-      if (method == "ehvi") options.acquisition = "ehvi";
+      if (method == "ehvi" || method == "known-ehvi") options.acquisition = "ehvi";
+      options.known_epsilon = method.rfind("known", 0) == 0;
       options.initial_points = 16;
       options.objectives.set_reference(kReference);
       options.axis = log_axis();
-      const auto explorer = bo::make_proposer(oracle.space(), options, static_cast<std::uint64_t>(s + 1));
+      const auto explorer = bo::make_proposer(oracle.space(), options, static_cast<std::uint64_t>(s + 1),
+                                              [&](const space::Params& p) { return oracle.privacy(p); });
       std::vector<space::Params> chosen;
       for (int n = 1; n <= max_budget; ++n) {
         const auto suggestion = explorer->ask();

@@ -72,6 +72,17 @@ require_models() {
   done
 }
 
+# The Adult models a two-arm comparison runs (compare_arms), from its arguments (default
+# adult-logreg-sgd) into array `models`; checks them and the data, and builds the CLI.
+adult_models_from() {
+  local all=(adult-logreg-sgd adult-logreg-adam adult-svm-sgd adult-svm-adam)
+  models=("$@")
+  [ ${#models[@]} -gt 0 ] || models=(adult-logreg-sgd)
+  require_models "${all[@]}" -- "${models[@]}"
+  require_data adult
+  build_cli
+}
+
 build_cli() {
   [ -x "$dpareto" ] && [ "${REBUILD:-1}" = 0 ] && return
   [ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDPARETO_NATIVE=ON >/dev/null
@@ -121,3 +132,27 @@ parallel_wait() {
   done
   [ "$parallel_failed" = 0 ] || die "an exploration failed (its .log says why); rerun to resume"
 }
+
+# Two DPareto variants on MODEL at equal evaluations (issue 18): SEEDS seeds of each into
+# DIR/NAME_A/dpareto-sS and DIR/NAME_B/dpareto-sS, the first with the flags in array arm_a_flags, the
+# second with arm_b_flags; then `dpareto compare` (A minus B, per seed and Welch's over the seeds) at
+# BUDGET evaluations on the ε AXIS (linear or log, reference 10,1) into DIR/TITLE-AXIS.txt, and the
+# hypervolume curves into DIR/TITLE_hv.png. welch_line FILE: the Welch line of such a file.
+# compare_arms MODEL DIR TITLE NAME_A NAME_B AXIS...
+compare_arms() {
+  local model="$1" dir="$2" title="$3" a="$4" b="$5"
+  shift 5
+  explore_dpareto_seeds "$model" "$dir/$a" "${arm_a_flags[@]}"
+  explore_dpareto_seeds "$model" "$dir/$b" "${arm_b_flags[@]}"
+  local runs_a=() runs_b=()
+  for s in $(seq 1 "$seeds"); do
+    runs_a+=("$dir/$a/dpareto-s$s")
+    runs_b+=("$dir/$b/dpareto-s$s")
+  done
+  for axis in "$@"; do
+    "$dpareto" compare "${runs_a[@]}" --against "${runs_b[@]}" --evaluations "$budget" --reference 10,1 \
+      --hv-axis "$axis" > "$dir/$title-$axis.txt" 2>&1
+  done
+  "$dpareto" plot hv "${runs_a[@]}" "${runs_b[@]}" --max-evaluations "$budget" --out "$dir/${title}_hv.png" > /dev/null
+}
+welch_line() { grep -i '^welch' "$1" | head -1 || true; }

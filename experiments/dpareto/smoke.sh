@@ -57,13 +57,20 @@ OUT="$scratch/mnist" bash "$here/mnist.sh" mnist-mlp2-sgd > /dev/null
 need "$scratch"/mnist/{mnist.md,fig8_mnist_fronts.png} "$scratch"/mnist/mnist-mlp2-sgd/{mnist.txt,fig5_front.png}
 
 OUT="$scratch/eps" bash "$here/epsilon_input.sh" > /dev/null
-need "$scratch"/eps/epsilon_input.md "$scratch"/eps/adult-logreg-sgd/{epsilon_input.txt,epsilon_input_hv.png}
+need "$scratch"/eps/epsilon_input.md "$scratch"/eps/adult-logreg-sgd/{epsilon_input-linear.txt,epsilon_input_hv.png}
 grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/eps/epsilon_input.md" || fail "epsilon_input.md: no Welch row"
 # The calibrated runs explore target_epsilon, and every ε they report is at most its target.
 head -1 "$scratch/eps/adult-logreg-sgd/calibrated/dpareto-s1/evaluations.csv" | grep -q target_epsilon ||
   fail "the calibrated run does not explore target_epsilon"
 awk -F, 'NR > 1 && $3 == "ok" && !($9 <= $7) { bad++ } END { exit bad > 0 }' \
   "$scratch/eps/adult-logreg-sgd/calibrated/dpareto-s1/evaluations.csv" || fail "a calibrated point's ε exceeds its target"
+
+OUT="$scratch/known" bash "$here/known_epsilon.sh" > /dev/null
+need "$scratch"/known/known_epsilon.md "$scratch"/known/adult-logreg-sgd/{known_epsilon-linear.txt,known_epsilon-log.txt,known_epsilon_hv.png}
+grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/known/known_epsilon.md" || fail "known_epsilon.md: no Welch row"
+# Known ε proposes nothing beyond the ε reference 10, initial points included.
+awk -F, 'NR > 1 && $3 == "ok" && !($9 <= 10) { bad++ } END { exit bad > 0 }' \
+  "$scratch/known/adult-logreg-sgd/known/dpareto-s1/evaluations.csv" || fail "a known-ε run went beyond the reference"
 
 OUT="$scratch/adult" bash "$here/overhead.sh" > /dev/null
 need "$scratch/adult/overhead.md"

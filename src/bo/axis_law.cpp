@@ -52,6 +52,19 @@ double logit_normal_piece(double a, double b, double m, double s) {
   return sum;
 }
 
+// The value of a point mass (sd 0) on the axis: Y = g(mean).
+double point_mass_value(const AxisLaw& law) {
+  switch (law.kind) {
+    case AxisLaw::Kind::normal:
+      return std::max(law.floor, law.mean);
+    case AxisLaw::Kind::log_normal:
+      return std::exp(law.mean);
+    case AxisLaw::Kind::logit_normal:
+      return sigmoid(law.mean);
+  }
+  return law.mean;
+}
+
 }  // namespace
 
 AxisLaw axis_law(const ImprovementRegion& region, std::size_t d, double gp_mean, double gp_sd) {
@@ -73,6 +86,11 @@ AxisLaw axis_law(const ImprovementRegion& region, std::size_t d, double gp_mean,
 std::vector<double> expected_shortfall(const AxisLaw& law, const std::vector<double>& ascending) {
   std::vector<double> psi;
   psi.reserve(ascending.size());
+  if (law.sd == 0) {
+    const double y = point_mass_value(law);
+    for (double t : ascending) psi.push_back(t == -kInf ? 0.0 : std::max(0.0, t - y));
+    return psi;
+  }
   double z_before = -kInf, integral = 0;  // logit-normal: the integral up to the previous point
   for (double t : ascending) {
     if (t == -kInf) {

@@ -13,9 +13,8 @@ class Ehvi : public Acquisition {
   std::string name() const override { return "ehvi"; }
   std::string label() const override { return "EHVI"; }
   double value(const ImprovementRegion& region, const GpPrediction& p) const override {
-    const pareto::Point sd = floored_sd(p);
     std::vector<AxisLaw> laws;
-    for (std::size_t d = 0; d < sd.size(); ++d) laws.push_back(axis_law(region, d, p.mean[d], sd[d]));
+    for (std::size_t d = 0; d < p.sd.size(); ++d) laws.push_back(axis_law(region, d, p.mean[d], p.sd[d]));
     return expected_hypervolume_improvement(region.geometry_boxes, laws);
   }
 };

@@ -23,11 +23,14 @@ Eigen::VectorXd to_vector(const std::vector<double>& v) {
 
 }  // namespace
 
-Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed)
+Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed, EpsilonOracle epsilon)
     : Proposer(std::move(space), seed),
       options_(std::move(options)),
-      surrogates_(options_.objectives, options_.gp_restarts, options_.utility_noisy) {
+      epsilon_(options_.known_epsilon ? std::move(epsilon) : EpsilonOracle{}),
+      surrogates_(options_.objectives, options_.gp_restarts, options_.utility_noisy, exact_objectives()) {
   check_options(this->space(), options_);
+  if (options_.known_epsilon && !epsilon_)
+    throw InputError("explorer: known epsilon needs a privacy oracle that computes epsilon without training");
   acquisition_ = make_acquisition(options_.acquisition);
   fallback_ = make_acquisition("ehvi");
   region_.objectives = options_.objectives;
@@ -38,8 +41,31 @@ Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t se
 std::optional<Suggestion> Explorer::propose(const std::vector<space::Params>& pending, Rng& rng) {
   const auto started = observations().size() + pending.size();
   if (started < static_cast<std::size_t>(options_.initial_points) || ok_count() < 2)
-    return Suggestion{random_unseen(pending, rng, options_.initial_from_prior), "init"};
+    return Suggestion{random_candidate(pending, rng, options_.initial_from_prior), "init"};
   return ask_bo(pending, rng);
+}
+
+std::vector<ExactObjective> Explorer::exact_objectives() const {
+  if (!epsilon_) return {};
+  return {[space = space(), epsilon = epsilon_](const std::vector<double>& unit_x) {
+    return epsilon(space.from_unit(unit_x));
+  }};
+}
+
+bool Explorer::within_reference(const space::Params& params) const {
+  return !epsilon_ || epsilon_(params) <= options_.objectives[0].reference;
+}
+
+space::Params Explorer::random_candidate(const std::vector<space::Params>& pending, Rng& rng, bool from_prior) const {
+  space::Params best = random_unseen(pending, rng, from_prior);
+  if (!epsilon_) return best;
+  double best_epsilon = epsilon_(best);
+  for (int draw = 1; draw < kReferenceDraws && best_epsilon > options_.objectives[0].reference; ++draw) {
+    space::Params p = random_unseen(pending, rng, from_prior);
+    const double e = epsilon_(p);
+    if (e < best_epsilon) best = std::move(p), best_epsilon = e;
+  }
+  return best;
 }
 
 void Explorer::fit_surrogates() {
@@ -52,7 +78,7 @@ void Explorer::build_region(const std::vector<space::Params>& pending) {
   if (region_.gp_space_geometry) {
     // GPflowOpt as DPareto ran it: the front of the GP posterior means at the training inputs,
     // in GP space, and a reference re-estimated as r_d = max_P p_d + 2 (max_P p_d − min_P p_d)/|P|.
-    const auto front = pareto::pareto_front(surrogates_.predict_means(surrogates_.gp(0).inputs()));
+    const auto front = pareto::pareto_front(surrogates_.predict_means(surrogates_.inputs()));
     pareto::Point reference(options_.objectives.size());
     for (std::size_t dim = 0; dim < reference.size(); ++dim) {
       double lo = front[0][dim], hi = front[0][dim];
@@ -96,9 +122,9 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
   timings_.acquisition += seconds_since(started);
   for (const auto& c : candidates) {
     auto params = space().from_unit(c.x);
-    if (!seen(params, pending)) return Suggestion{params, "bo"};
+    if (!seen(params, pending) && within_reference(params)) return Suggestion{params, "bo"};
   }
-  return Suggestion{random_unseen(pending, rng, false), "bo"};
+  return Suggestion{random_candidate(pending, rng, false), "bo"};
 }
 
 nlohmann::json Explorer::state() const {

@@ -11,10 +11,12 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Φ((t − μ)/s), with Φ(−inf) = 0 and Φ(+inf) = 1.
+// Φ((t − μ)/s), with Φ(−inf) = 0 and Φ(+inf) = 1; a point mass (s = 0, an objective computed
+// exactly) is P(μ ≤ t).
 double cdf_at(double t, double mean, double sd) {
   if (t == -kInf) return 0.0;
   if (t == kInf) return 1.0;
+  if (sd == 0) return mean <= t ? 1.0 : 0.0;
   return normal_cdf((t - mean) / sd);
 }
 
@@ -25,7 +27,7 @@ class HvPoI : public Acquisition {
   double value(const ImprovementRegion& region, const GpPrediction& p) const override {
     const double hvi = region.mean_hvi(p.mean);
     if (hvi <= 0) return 0.0;
-    return hvi * probability_of_improvement(region.gp_boxes, p.mean, floored_sd(p));
+    return hvi * probability_of_improvement(region.gp_boxes, p.mean, p.sd);
   }
   bool may_improve(const ImprovementRegion& region, const pareto::Point& mean) const override {
     return region.mean_hvi(mean) > 0;

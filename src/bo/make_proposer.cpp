@@ -1,12 +1,12 @@
 #include "dpareto/bo/make_proposer.hpp"
 
-#include "dpareto/bo/explorer.hpp"
 #include "dpareto/bo/grid_search.hpp"
 #include "dpareto/bo/random_search.hpp"
 
 namespace dpareto::bo {
 
-std::unique_ptr<Proposer> make_proposer(space::Space space, const ExplorerOptions& options, std::uint64_t seed) {
+std::unique_ptr<Proposer> make_proposer(space::Space space, const ExplorerOptions& options, std::uint64_t seed,
+                                        EpsilonOracle epsilon) {
   check_options(space, options);
   switch (options.method) {
     case Method::random:
@@ -16,7 +16,7 @@ std::unique_ptr<Proposer> make_proposer(space::Space space, const ExplorerOption
     case Method::dpareto:
       break;
   }
-  return std::make_unique<Explorer>(std::move(space), options, seed);
+  return std::make_unique<Explorer>(std::move(space), options, seed, std::move(epsilon));
 }
 
 }  // namespace dpareto::bo

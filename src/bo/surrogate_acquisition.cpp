@@ -26,8 +26,12 @@ std::vector<double> SurrogateAcquisition::values(const Eigen::MatrixXd& X) {
     std::iota(to_score.begin(), to_score.end(), 0);
   }
   Eigen::MatrixXd S(static_cast<Eigen::Index>(to_score.size()), X.cols());
-  for (std::size_t k = 0; k < to_score.size(); ++k) S.row(static_cast<Eigen::Index>(k)) = X.row(to_score[k]);
-  const std::vector<GpPrediction> predictions = surrogates_.predict_batch(S);
+  std::vector<pareto::Point> scored_means;
+  for (std::size_t k = 0; k < to_score.size(); ++k) {
+    S.row(static_cast<Eigen::Index>(k)) = X.row(to_score[k]);
+    scored_means.push_back(means[static_cast<std::size_t>(to_score[k])]);
+  }
+  const std::vector<GpPrediction> predictions = surrogates_.predict_batch(S, &scored_means);
   for (std::size_t k = 0; k < to_score.size(); ++k)
     values[static_cast<std::size_t>(to_score[k])] = active_->value(region_, predictions[k]);
   return values;

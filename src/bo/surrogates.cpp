@@ -22,10 +22,37 @@ Eigen::VectorXd to_vector(const std::vector<double>& v) {
   return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 
+// Row `row` of X as a unit-cube point.
+std::vector<double> row_of(const Eigen::MatrixXd& X, Eigen::Index row) {
+  std::vector<double> v(static_cast<std::size_t>(X.cols()));
+  for (Eigen::Index c = 0; c < X.cols(); ++c) v[static_cast<std::size_t>(c)] = X(row, c);
+  return v;
+}
+
 }  // namespace
 
-Surrogates::Surrogates(pareto::Objectives objectives, int restarts, bool noisy) : objectives_(std::move(objectives)) {
+Surrogates::Surrogates(pareto::Objectives objectives, int restarts, bool noisy, std::vector<ExactObjective> exact)
+    : objectives_(std::move(objectives)), exact_(std::move(exact)) {
+  if (exact_.size() > objectives_.size()) throw std::logic_error("Surrogates: more exact objectives than objectives");
   for (const auto& o : objectives_.list) gps_.emplace_back(surrogate_options(noisy && !o.known_exactly, restarts));
+}
+
+const Eigen::MatrixXd& Surrogates::inputs() const {
+  for (std::size_t j = 0; j < gps_.size(); ++j)
+    if (!is_exact(j)) return gps_[j].inputs();
+  throw std::logic_error("Surrogates: every objective is exact, no GP has inputs");
+}
+
+double Surrogates::exact_gp_value(std::size_t d, const std::vector<double>& unit_x) const {
+  return objectives_[d].to_gp(std::min(exact_[d](unit_x), kCapForSurrogate));
+}
+
+std::vector<double> Surrogates::exact_gp_values(std::size_t d, const Eigen::MatrixXd& X) const {
+  std::vector<double> values(static_cast<std::size_t>(X.rows()));
+  // An accountant takes ~0.3 ms a setting: thousands of candidates are worth the cores.
+#pragma omp parallel for schedule(dynamic, 16)
+  for (Eigen::Index i = 0; i < X.rows(); ++i) values[static_cast<std::size_t>(i)] = exact_gp_value(d, row_of(X, i));
+  return values;
 }
 
 void Surrogates::fit(const std::vector<Observation>& observations, const space::Space& space, Rng& rng,
@@ -49,7 +76,8 @@ void Surrogates::fit(const std::vector<Observation>& observations, const space::
     ++row;
   }
   for (auto& g : gps_) g.set_random_restarts(random_restarts);
-  for (std::size_t j = 0; j < k; ++j) gps_[j].fit(X, y[j], rng);
+  for (std::size_t j = 0; j < k; ++j)
+    if (!is_exact(j)) gps_[j].fit(X, y[j], rng);
   if (pending.empty()) return;
   // Kriging believer (asynchronous batch BO): pending settings join the data with their
   // predicted means as outcomes, hyperparameters unchanged, so proposals spread out.
@@ -59,6 +87,7 @@ void Surrogates::fit(const std::vector<Observation>& observations, const space::
   Eigen::MatrixXd X_all(n + m, d);
   X_all << X, P;
   for (std::size_t j = 0; j < k; ++j) {
+    if (is_exact(j)) continue;
     Eigen::VectorXd mean, variance;
     gps_[j].predict_batch(P, mean, variance);
     Eigen::VectorXd y_all(n + m);
@@ -71,9 +100,14 @@ GpPrediction Surrogates::predict(const std::vector<double>& unit_x) const {
   const Eigen::VectorXd x = to_vector(unit_x);
   GpPrediction p;
   for (std::size_t j = 0; j < gps_.size(); ++j) {
+    if (is_exact(j)) {
+      p.mean.push_back(exact_gp_value(j, unit_x));
+      p.sd.push_back(0.0);
+      continue;
+    }
     const auto g = gps_[j].predict(x);
     p.mean.push_back(objectives_[j].orient(g.mean));
-    p.sd.push_back(std::sqrt(std::max(g.variance, 0.0)));
+    p.sd.push_back(std::max(std::sqrt(std::max(g.variance, 0.0)), kMinGpSd));
   }
   return p;
 }
@@ -81,22 +115,36 @@ GpPrediction Surrogates::predict(const std::vector<double>& unit_x) const {
 std::vector<pareto::Point> Surrogates::predict_means(const Eigen::MatrixXd& X) const {
   std::vector<pareto::Point> means(static_cast<std::size_t>(X.rows()), pareto::Point(gps_.size()));
   for (std::size_t j = 0; j < gps_.size(); ++j) {
+    if (is_exact(j)) {
+      const std::vector<double> values = exact_gp_values(j, X);
+      for (std::size_t i = 0; i < values.size(); ++i) means[i][j] = values[i];
+      continue;
+    }
     const Eigen::VectorXd mean = gps_[j].predict_mean_batch(X);
     for (Eigen::Index i = 0; i < X.rows(); ++i) means[static_cast<std::size_t>(i)][j] = objectives_[j].orient(mean(i));
   }
   return means;
 }
 
-std::vector<GpPrediction> Surrogates::predict_batch(const Eigen::MatrixXd& X) const {
+std::vector<GpPrediction> Surrogates::predict_batch(const Eigen::MatrixXd& X,
+                                                    const std::vector<pareto::Point>* known_means) const {
   std::vector<GpPrediction> out(static_cast<std::size_t>(X.rows()),
                                 GpPrediction{pareto::Point(gps_.size()), pareto::Point(gps_.size())});
   for (std::size_t j = 0; j < gps_.size(); ++j) {
+    if (is_exact(j)) {
+      const std::vector<double> values = known_means ? std::vector<double>{} : exact_gp_values(j, X);
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        out[i].mean[j] = known_means ? (*known_means)[i][j] : values[i];
+        out[i].sd[j] = 0.0;
+      }
+      continue;
+    }
     Eigen::VectorXd mean, variance;
     gps_[j].predict_batch(X, mean, variance);
     for (Eigen::Index i = 0; i < X.rows(); ++i) {
       auto& p = out[static_cast<std::size_t>(i)];
       p.mean[j] = objectives_[j].orient(mean(i));
-      p.sd[j] = std::sqrt(std::max(variance(i), 0.0));
+      p.sd[j] = std::max(std::sqrt(std::max(variance(i), 0.0)), kMinGpSd);
     }
   }
   return out;

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "dpareto/bo/make_proposer.hpp"
+#include "dpareto/core/error.hpp"
 #include "dpareto/explore/problem_evaluator.hpp"
 
 namespace dpareto::explore {
@@ -14,12 +15,22 @@ bool same_failure_from_the_start(const std::vector<study::EvaluationRecord>& rec
                      [&](const study::EvaluationRecord& r) { return !r.ok() && r.message == records.front().message; });
 }
 
+bo::EpsilonOracle known_epsilon_oracle(const problems::Problem& problem, const bo::ExplorerOptions& options) {
+  if (!options.known_epsilon || options.method != bo::Method::dpareto) return {};
+  const std::string obstacle = problem.known_privacy_obstacle();
+  if (!obstacle.empty())
+    throw InputError("--known-epsilon: problem " + problem.name() +
+                     " cannot compute epsilon inside the acquisition: " + obstacle);
+  return [&problem](const space::Params& params) { return problem.search_privacy(params); };
+}
+
 ExploreRun::ExploreRun(const problems::Problem& problem, const ExploreSettings& settings,
                        std::unique_ptr<study::Storage> study)
     : settings_(settings), study_(std::move(study)) {
   const study::RunInfo info = study_->run_info();
   if (problem.name() == "external") std::filesystem::create_directories(settings_.out + "/oracle-logs");
-  proposer_ = bo::make_proposer(problem.space(), settings_.explorer, *info.seed);
+  proposer_ = bo::make_proposer(problem.space(), settings_.explorer, *info.seed,
+                                known_epsilon_oracle(problem, settings_.explorer));
   adapter_ = std::make_unique<ExplorerProposer>(*proposer_, settings_.explorer.objectives);
   runner_ =
       std::make_unique<study::StudyRunner>(*study_, *adapter_, problem_evaluator(problem),

@@ -52,6 +52,7 @@ nlohmann::json study_config(const ExploreSettings& settings) {
                            {"candidates", options.dense_candidates},
                            {"hv_axis", options.axis.name()},
                            {"log_floor", options.axis.floor}};
+  if (options.known_epsilon) config["known_epsilon"] = true;  // absent in studies from before it
   study::objectives_to_json(options.objectives, config);
   return config;
 }

@@ -42,6 +42,9 @@ std::unique_ptr<problems::Problem> external_problem(const nlohmann::json& summar
   options.source = where + ": settings.command";
   if (const auto delta = summary.find("delta"); delta != summary.end() && delta->is_number())
     options.delta = delta->get<double>();
+  if (const auto known = settings->find("known_epsilon"); known != settings->end() && known->is_string())
+    options.known_epsilon = problems::parse_known_epsilon(
+        nlohmann::json::parse(known->get<std::string>(), nullptr, false), space, where + ": settings.known_epsilon");
   return std::make_unique<problems::ExternalCommandProblem>(space, options);
 }
 

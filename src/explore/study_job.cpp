@@ -22,8 +22,12 @@ std::unique_ptr<problems::Problem> study_problem(const study::Storage& study, co
                          "'; pass --trust-study-command if you trust it (or resume with --oracle-cmd and --space)");
       options.timeout_seconds = overrides.oracle_timeout_seconds;
       options.log_directory = overrides.oracle_log_directory;
-      problem = std::make_unique<problems::ExternalCommandProblem>(
-          space::space_from_json(identity.space, where + ": space"), options);
+      auto space = space::space_from_json(identity.space, where + ": space");
+      if (identity.settings.contains("known_epsilon"))
+        options.known_epsilon = problems::parse_known_epsilon(
+            nlohmann::json::parse(identity.settings.at("known_epsilon").get<std::string>(), nullptr, false), space,
+            where);
+      problem = std::make_unique<problems::ExternalCommandProblem>(std::move(space), options);
     } else {
       problems::ProblemOptions options;
       const auto recorded = study.run_info().extra.value("problem_options", nlohmann::json::object());
@@ -64,6 +68,7 @@ bo::ExplorerOptions study_explorer_options(const study::Storage& study) {
     options.axis.kind = config.at("hv_axis").get<std::string>() == "log" ? pareto::EpsilonAxis::Kind::log10
                                                                          : pareto::EpsilonAxis::Kind::linear;
     options.axis.floor = config.at("log_floor").get<double>();
+    options.known_epsilon = config.value("known_epsilon", false);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where + " is malformed (" + e.what() + ")");
   }

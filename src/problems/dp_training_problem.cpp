@@ -124,13 +124,12 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
     if (!(lo > 0) || !std::isfinite(lo))
       throw InputError(spec_.name + ": option epsilon_min=" + format_number(lo) + ": expected a positive number");
     if (!(hi > lo) || !std::isfinite(hi))
-      throw InputError(spec_.name + ": option epsilon_max=" + format_number(hi) + ": expected a number above epsilon_min=" +
-                       format_number(lo));
+      throw InputError(spec_.name + ": option epsilon_max=" + format_number(hi) +
+                       ": expected a number above epsilon_min=" + format_number(lo));
     parameters[3] = {"target_epsilon", space::Kind::continuous, space::Scale::log, lo, hi, std::nullopt};
   } else {
     for (const char* key : {"epsilon_min", "epsilon_max"})
-      if (options.count(key))
-        throw InputError(spec_.name + ": option " + key + " applies only with noise=calibrated");
+      if (options.count(key)) throw InputError(spec_.name + ": option " + key + " applies only with noise=calibrated");
   }
   space_ = space::Space(std::move(parameters));
 
@@ -235,6 +234,23 @@ double DpTrainingProblem::privacy(const space::Params& params) const {
 
 double DpTrainingProblem::privacy_upper_bound(const space::Params& params) const {
   return learn::training_epsilon(config(params, 1), data_.train.size(), delta(), privacy::AccountantKind::rdp).epsilon;
+}
+
+double DpTrainingProblem::search_privacy(const space::Params& params) const {
+  static const std::vector<double> orders = privacy::search_orders();
+  const learn::TrainConfig c = config(params, 1);
+  const int n = data_.train.size();
+  return privacy::dpsgd_epsilon(c.sampling, static_cast<double>(c.lot_size) / n, c.noise_multiplier,
+                                learn::training_steps(c, n), delta(), orders)
+      .epsilon;
+}
+
+std::string DpTrainingProblem::known_privacy_obstacle() const {
+  if (noise_calibrated_) return "noise=calibrated calibrates every setting's noise (about 0.1 s each)";
+  if (accountant_ != privacy::AccountantKind::rdp)
+    return std::string("its ") + privacy::to_string(accountant_) +
+           " accountant takes milliseconds a setting and RDP bounds it 10-50 % high; add --set accountant=rdp";
+  return "";
 }
 
 std::optional<double> DpTrainingProblem::baseline_utility() const {

@@ -18,10 +18,10 @@
 #include <thread>
 
 #include "dpareto/core/error.hpp"
-#include "dpareto/core/shell_words.hpp"
 #include "dpareto/core/json_file.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
+#include "dpareto/core/shell_words.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/core/subprocess.hpp"
 #include "dpareto/core/worker_slot.hpp"
@@ -184,7 +184,45 @@ ExternalCommandProblem::Piece ExternalCommandProblem::placeholder(const std::str
 }
 
 double ExternalCommandProblem::delta() const {
+  if (options_.known_epsilon) return options_.known_epsilon->delta;
   return pinned_output ? pinned_output->delta : options_.delta;
+}
+
+double ExternalCommandProblem::search_privacy(const space::Params& params) const {
+  static const std::vector<double> orders = privacy::search_orders();
+  if (!options_.known_epsilon) return privacy(params);
+  return options_.known_epsilon->epsilon(params, orders);
+}
+
+std::string ExternalCommandProblem::known_privacy_obstacle() const {
+  if (options_.known_epsilon) return "";
+  return "its epsilon comes only with training; declare how it is accounted in the space file's \"known_epsilon\"";
+}
+
+void ExternalCommandProblem::account_declared(const space::Params& params, Output& out) const {
+  const KnownEpsilonDeclaration& declared = *options_.known_epsilon;
+  double epsilon = 0;
+  try {
+    epsilon = declared.epsilon(params, privacy::default_orders());
+  } catch (const InputError& e) {
+    out.ok = false;
+    out.message = std::string("the space file's ") + e.what();
+    return;
+  }
+  if (out.epsilon_printed && !(std::abs(out.epsilon - epsilon) <= 0.05 * epsilon)) {
+    out.ok = false;
+    out.message = "output \"epsilon\" " + format_number(out.epsilon) + " is not the declared known_epsilon's " +
+                  format_number(epsilon) + " (within 5 %): the declaration does not describe this oracle";
+    return;
+  }
+  if (out.delta_printed && out.delta != declared.delta) {
+    out.ok = false;
+    out.message = "output \"delta\" " + format_number(out.delta) + " is not the declared known_epsilon's " +
+                  format_number(declared.delta);
+    return;
+  }
+  out.epsilon = epsilon;
+  out.delta = declared.delta;
 }
 
 double ExternalCommandProblem::privacy(const space::Params& params) const {
@@ -206,7 +244,10 @@ UtilityResult ExternalCommandProblem::utility(const space::Params& params, std::
 }
 
 std::map<std::string, std::string> ExternalCommandProblem::settings() const {
-  return {{"command", options_.command}};  // the timeout is not part of the problem: a resume may change it
+  // The timeout is not part of the problem: a resume may change it.
+  std::map<std::string, std::string> settings{{"command", options_.command}};
+  if (options_.known_epsilon) settings["known_epsilon"] = known_epsilon_to_json(*options_.known_epsilon, space_).dump();
+  return settings;
 }
 
 Evaluation ExternalCommandProblem::evaluate(const space::Params& params, std::uint64_t seed) const {
@@ -367,7 +408,8 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
   } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
     out.message = "exit status " + std::to_string(WEXITSTATUS(status)) + tail_note + log_note;
   } else {
-    out = parse_oracle_output(text, options_.delta);
+    out = parse_oracle_output(text, options_.delta, !options_.known_epsilon);
+    if (out.ok && options_.known_epsilon) account_declared(params, out);
     if (!out.ok && dropped > 0)
       out.message += " (only the last " + std::to_string(max_stdout_bytes >> 20) + " MiB of stdout were kept; " +
                      std::to_string(dropped) + " bytes before them were cut)";
@@ -376,7 +418,8 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
   return out;
 }
 
-ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta) {
+ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta,
+                                                   bool epsilon_required) {
   ExternalCommandProblem::Output out;
   nlohmann::json doc;
   const std::string normalized = normalize_python_json(text);
@@ -405,9 +448,11 @@ ExternalCommandProblem::Output parse_oracle_output(const std::string& text, doub
     return out;
   }
   try {
-    for (const char* key : {"epsilon", "utility"})
-      if (!doc.contains(key)) throw InputError(std::string("output has no \"") + key + "\"");
-    out.epsilon = number_from_json(doc.at("epsilon"), "output \"epsilon\"");
+    if (epsilon_required && !doc.contains("epsilon")) throw InputError("output has no \"epsilon\"");
+    if (!doc.contains("utility")) throw InputError("output has no \"utility\"");
+    out.epsilon_printed = doc.contains("epsilon");
+    out.delta_printed = doc.contains("delta");
+    if (out.epsilon_printed) out.epsilon = number_from_json(doc.at("epsilon"), "output \"epsilon\"");
     out.utility = number_from_json(doc.at("utility"), "output \"utility\"");
     out.utility_min =
         doc.contains("utility_min") ? number_from_json(doc.at("utility_min"), "output \"utility_min\"") : out.utility;

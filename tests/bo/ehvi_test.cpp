@@ -100,3 +100,59 @@ TEST_CASE("EHVI is finite near the reference error 1, at the log floor and as sd
           }
     }
 }
+
+// Issue 18 item 1: ε computed exactly is a point mass (sd 0) in its coordinate.
+TEST_CASE("known epsilon: HVPoI and EHVI with an exact epsilon are the limit of a vanishing epsilon sd") {
+  const auto hvpoi = bo::make_acquisition("hvpoi");
+  const auto ehvi = bo::make_acquisition("ehvi");
+  int nonzero = 0;
+  for (auto axis : {pareto::EpsilonAxis::Kind::linear, pareto::EpsilonAxis::Kind::log10})
+    for (const auto& front :
+         std::vector<std::vector<pareto::Point>>{{{1.0, 0.3}}, {{0.2, 0.5}, {2.0, 0.2}}, fifty_point_front()})
+      for (double epsilon : {0.004, 0.15, 0.5, 3.0, 12.0})
+        for (double utility : {0.4, 0.75, 0.9}) {
+          const auto region = region_of(front, axis);
+          const auto exact = prediction(epsilon, 0.0, utility, 0.6);
+          const auto vanishing = prediction(epsilon, 1e-9, utility, 0.6);
+          INFO("epsilon " << epsilon << ", utility " << utility << ", " << front.size() << " points");
+          for (const auto* a : {hvpoi.get(), ehvi.get()}) {
+            const double v = a->value(region, exact);
+            CHECK(v == doctest::Approx(a->value(region, vanishing)).epsilon(1e-6));
+            nonzero += v > 1e-6;
+          }
+          if (epsilon > 10) CHECK(ehvi->value(region, exact) == 0.0);  // beyond the reference: nothing
+        }
+  CHECK(nonzero > 40);  // the comparisons above are not all of zeros
+}
+
+TEST_CASE("known epsilon: closed forms on a one-point front") {
+  // Front {(1, 0.3)}, reference (10, 1), linear axis; ε = 2 known exactly, logit u ~ N(logit 0.6, 0.5²).
+  // Improvement needs error < 0.3, i.e. u > 0.7, in the slab ε in [2, 10]: HVPoI = HVI(mean) · P(u > 0.7)
+  // with HVI(mean) = 0 here (0.4 error > 0.3); at mean utility 0.8: HVI = 8 · 0.1 and
+  // P(u > 0.7) = Φ((logit 0.8 − logit 0.7)/0.5). EHVI = 8 · E[(0.3 − (1 − u))⁺].
+  const auto region = region_of({{1.0, 0.3}}, pareto::EpsilonAxis::Kind::linear);
+  const auto logit = [](double u) { return std::log(u / (1 - u)); };
+  const double s = 0.5;
+  const auto p = prediction(2.0, 0.0, 0.8, s);
+  const double poi = 0.5 * std::erfc(-(logit(0.8) - logit(0.7)) / s / std::sqrt(2.0));
+  CHECK(bo::make_acquisition("hvpoi")->value(region, p) == doctest::Approx(8 * 0.1 * poi).epsilon(1e-9));
+  CHECK(bo::make_acquisition("hvpoi")->value(region, prediction(2.0, 0.0, 0.6, s)) == 0.0);
+  // E[(u − 0.7)⁺] for logit u ~ N(logit 0.8, s²), by the midpoint rule on 2·10⁵ cells of ±10 s.
+  const int cells = 200000;
+  double expected = 0;
+  for (int i = 0; i < cells; ++i) {
+    const double z = -10 + 20.0 * (i + 0.5) / cells;
+    const double u = 1 / (1 + std::exp(-(logit(0.8) + s * z)));
+    expected += std::max(0.0, u - 0.7) * std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI) * (20.0 / cells);
+  }
+  CHECK(bo::make_acquisition("ehvi")->value(region, p) == doctest::Approx(8 * expected).epsilon(1e-7));
+}
+
+TEST_CASE("known epsilon: EHVI matches a 10^6-draw Monte Carlo with epsilon exact") {
+  std::uint64_t seed = 101;
+  for (auto axis : {pareto::EpsilonAxis::Kind::linear, pareto::EpsilonAxis::Kind::log10}) {
+    const auto region = region_of(fifty_point_front(), axis);
+    check_against_monte_carlo(region, prediction(0.5, 0.0, 0.7, 0.5), seed++);
+    check_against_monte_carlo(region, prediction(0.03, 0.0, 0.9, 1.5), seed++);
+  }
+}

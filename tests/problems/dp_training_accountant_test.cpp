@@ -41,3 +41,20 @@ TEST_CASE("DP-training problems account by PLD by default, by RDP on request") {
   CHECK_THROWS_WITH_AS(synthetic({{"accountant", "moments"}}), doctest::Contains("option accountant: 'moments'"),
                        InputError);
 }
+
+TEST_CASE("known epsilon (issue 18): search_privacy is RDP on the search orders; PLD and calibrated noise refuse") {
+  const space::Params params{4, 64, 0.05, 1.1, 1};
+  const auto rdp = synthetic({{"train_subset", "2000"}, {"accountant", "rdp"}});
+  CHECK(rdp.known_privacy_obstacle().empty());
+  const auto config = rdp.config(params, 1);
+  CHECK(rdp.search_privacy(params) == privacy::dpsgd_epsilon(config.sampling, 64.0 / 2000, 1.1,
+                                                             learn::training_steps(config, 2000), 1e-5,
+                                                             privacy::search_orders())
+                                          .epsilon);
+  CHECK(rdp.search_privacy(params) >= rdp.privacy(params));
+  CHECK(rdp.search_privacy(params) == doctest::Approx(rdp.privacy(params)).epsilon(1e-6));
+  CHECK(synthetic({{"train_subset", "2000"}}).known_privacy_obstacle().find("accountant=rdp") != std::string::npos);
+  CHECK(synthetic({{"train_subset", "2000"}, {"accountant", "rdp"}, {"noise", "calibrated"}})
+            .known_privacy_obstacle()
+            .find("calibrated") != std::string::npos);
+}

@@ -10,13 +10,15 @@
 namespace dpareto::bo {
 
 // A Gaussian prediction of every objective in GP space (pareto::Objective::to_gp), oriented so
-// that smaller is better: mean (log ε, −logit u, ...) and its sd.
+// that smaller is better: mean (log ε, −logit u, ...) and its sd. sd 0 is a point mass, taken
+// exactly by every acquisition: an objective computed without training (issue 18: ε from the
+// accountant), not modelled. A GP's sd is floored at kMinGpSd (Surrogates), so that a noiseless
+// GP still gives a proper normal.
 struct GpPrediction {
   pareto::Point mean, sd;
 };
 
-// The sd floored at 1e-12, so that a noiseless GP still gives a proper normal.
-pareto::Point floored_sd(const GpPrediction& p);
+inline constexpr double kMinGpSd = 1e-12;
 
 class Acquisition {
  public:

@@ -17,7 +17,7 @@ struct AxisLaw {
     log_normal,    // Y = exp(X)
     logit_normal,  // Y = σ(X) = 1 / (1 + e^{−X})
   } kind = Kind::normal;
-  double mean = 0, sd = 1;  // of X
+  double mean = 0, sd = 1;  // of X; sd 0: a point mass (an objective computed exactly)
   double floor = -std::numeric_limits<double>::infinity();
 };
 
@@ -28,7 +28,7 @@ struct AxisLaw {
 AxisLaw axis_law(const ImprovementRegion& region, std::size_t d, double gp_mean, double gp_sd);
 
 // ψ(t) = E[(t − Y)⁺] at each of `ascending` (sorted, −inf allowed: ψ = 0); finite for every finite
-// mean and sd > 0.
+// mean and sd > 0. A point mass (sd 0) at y = g(mean): ψ(t) = (t − y)⁺, exactly.
 // normal: ψ_N(t) − ψ_N(floor) for t > floor, else 0; ψ_N(t) = (t − m)Φ(z) + s φ(z), z = (t − m)/s.
 // log-normal: tΦ(z) − e^{m + s²/2} Φ(z − s), z = (ln t − m)/s, for t > 0, else 0. The second term is
 //   dropped where Φ(z − s) underflows (z − s < −37.5): with s < 30 that changes ψ by < 1e-14 t.

@@ -3,6 +3,7 @@
 // settings, then each ask fits the surrogates (surrogates.hpp), builds the improvement region
 // (improvement_region.hpp) and maximizes the acquisition (acquisition_registry.hpp) on them
 // (maximize.hpp). The random and grid baselines are proposers of their own (make_proposer.hpp).
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -17,11 +18,18 @@
 
 namespace dpareto::bo {
 
+// A setting's ε, computed without training (a problem's privacy oracle).
+using EpsilonOracle = std::function<double(const space::Params&)>;
+
 class Explorer : public Proposer {
  public:
   // The DPareto loop whatever options.method says (make_proposer chooses by method). InputError for
-  // options check_options refuses or an unknown acquisition.
-  Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed);
+  // options check_options refuses, an unknown acquisition, or options.known_epsilon without an
+  // `epsilon` oracle. With options.known_epsilon, ε is `epsilon` at every setting the acquisition
+  // weighs (a point mass: no ε GP), and no setting whose ε exceeds the ε reference is proposed
+  // while any of kReferenceDraws random draws lies within it: it cannot improve the hypervolume.
+  Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed, EpsilonOracle epsilon = {});
+  static constexpr int kReferenceDraws = 1000;
 
   // Besides the ask counter: the BO ask counter and every GP's hyperparameters (the warm start of
   // the next fit), as "<column>_theta": epsilon_theta, utility_theta, ...
@@ -46,8 +54,15 @@ class Explorer : public Proposer {
  private:
   std::optional<Suggestion> ask_bo(const std::vector<space::Params>& pending, Rng& rng);
   void build_region(const std::vector<space::Params>& pending);
+  std::vector<ExactObjective> exact_objectives() const;
+  // Known ε: the setting's ε is within the ε reference (always true without known ε).
+  bool within_reference(const space::Params& params) const;
+  // A random unseen setting, within the ε reference where ε is known (the least-ε of
+  // kReferenceDraws draws when none is).
+  space::Params random_candidate(const std::vector<space::Params>& pending, Rng& rng, bool from_prior) const;
 
   ExplorerOptions options_;
+  EpsilonOracle epsilon_;  // empty unless options_.known_epsilon
   int bo_asks_ = 0;
   Surrogates surrogates_;
   ImprovementRegion region_;

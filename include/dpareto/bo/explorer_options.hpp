@@ -34,6 +34,9 @@ struct ExplorerOptions {
   int gp_restarts = 4;          // random restarts besides the warm start, at full refits
   int full_refit_every = 8;     // BO asks between full refits; others warm-start only
   bool utility_noisy = true;    // learn the noise of the GPs of objectives not known exactly (privacy GP: nugget)
+  // ε computed exactly by the problem's privacy oracle inside the acquisition, without a GP, and no
+  // setting beyond the ε reference proposed (issue 18 item 1; explorer.hpp).
+  bool known_epsilon = false;
 };
 
 // InputError for an empty space, k0 < 1 (DPareto loop), a reference not strictly worse than the

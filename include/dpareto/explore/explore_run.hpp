@@ -6,7 +6,7 @@
 #include <functional>
 #include <memory>
 
-#include "dpareto/bo/proposer.hpp"
+#include "dpareto/bo/explorer.hpp"
 #include "dpareto/explore/explore_settings.hpp"
 #include "dpareto/explore/explorer_proposer.hpp"
 #include "dpareto/study/storage.hpp"
@@ -18,6 +18,10 @@ namespace dpareto::explore {
 // a missing oracle program or a broken script would otherwise spend the whole budget.
 constexpr std::size_t kSameFailureLimit = 3;
 bool same_failure_from_the_start(const std::vector<study::EvaluationRecord>& records);
+
+// The problem's privacy oracle for options.known_epsilon (empty without it); InputError naming the
+// problem and why when its ε cannot be computed inside the acquisition.
+bo::EpsilonOracle known_epsilon_oracle(const problems::Problem& problem, const bo::ExplorerOptions& options);
 
 class ExploreRun {
  public:

@@ -24,6 +24,13 @@ enum class Sampling { poisson, fixed_size, fixed_size_general };
 // a superset of the earlier 95-order grid (1.25 … 10, 11 … 64, 80, 96, 128, 256, 512).
 std::vector<double> default_orders();
 
+// A grid for searches that weigh thousands of settings (`explore --known-epsilon`, issue 18): the
+// default grid's orders to 128, every 8th integer to 256, and its log-spaced ones to 2600: 189
+// orders, about 4× faster. A subset of the default grid, so its ε is never below the default's; on
+// 3000 random Adult settings (Poisson and fixed lots) the same above ε = 0.1, at most 3.2 % above
+// it for ε in [0.01, 0.1] (tests/privacy/search_orders_test.cpp).
+std::vector<double> search_orders();
+
 // RDP curve of T steps of the subsampled Gaussian (q = sampling rate or γ = m/n), at each order.
 // Throws InputError for q outside [0, 1], σ <= 0 (or not finite), negative steps, an order <= 1.
 std::vector<double> dpsgd_rdp(Sampling sampling, double q, double sigma, long long steps,

@@ -45,6 +45,11 @@ class DpTrainingProblem : public Problem {
   double delta() const override { return 1e-5; }
   double privacy(const space::Params& params) const override;
   double privacy_upper_bound(const space::Params& params) const override;  // by RDP (>= the PLD ε)
+  // By RDP on privacy::search_orders() (about 0.5 ms a setting; >= privacy() with the RDP
+  // accountant, and equal to it above ε = 0.1 on Adult). An obstacle with the PLD accountant (RDP is
+  // 10–50 % above its ε) or noise=calibrated (each setting is calibrated).
+  double search_privacy(const space::Params& params) const override;
+  std::string known_privacy_obstacle() const override;
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
   std::optional<double> baseline_utility() const override;  // majority class of train, on test
   std::string utility_name() const override { return "test accuracy"; }

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "dpareto/problems/known_epsilon_declaration.hpp"
 #include "dpareto/problems/problem.hpp"
 
 namespace dpareto::problems {
@@ -37,6 +38,10 @@ struct ExternalCommandOptions {
   std::string log_directory;            // per-evaluation stderr logs; empty: stderr is discarded
   double delta = 0;                     // reported when the output has no "delta"
   std::string source = "--oracle-cmd";  // names the template in error messages
+  // space.json's "known_epsilon": dpareto accounts ε (and δ) itself; the output's "epsilon" may be
+  // left out, and one more than 5 % away from the declared accounting (or another "delta") fails
+  // the evaluation: the declaration would not describe the oracle.
+  std::optional<KnownEpsilonDeclaration> known_epsilon;
 };
 
 class ExternalCommandProblem : public Problem {
@@ -46,6 +51,7 @@ class ExternalCommandProblem : public Problem {
     bool ok = false;
     std::string message;  // why it failed
     double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0;
+    bool epsilon_printed = false, delta_printed = false;
   };
 
   // Throws InputError (naming options.source) for an empty or badly quoted template, or a
@@ -57,6 +63,9 @@ class ExternalCommandProblem : public Problem {
   double delta() const override;
   // Each runs the command (privacy() with seed 0) unless called from evaluate().
   double privacy(const space::Params& params) const override;
+  // With a known_epsilon declaration: its ε on privacy::search_orders(), no command run.
+  double search_privacy(const space::Params& params) const override;
+  std::string known_privacy_obstacle() const override;
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
   std::map<std::string, std::string> settings() const override;
   // Runs the command once and judges its output with Problem::evaluate's checks.
@@ -77,6 +86,9 @@ class ExternalCommandProblem : public Problem {
     std::size_t parameter = 0;  // Kind::parameter: index into space_
   };
   using Word = std::vector<Piece>;
+  // A successful output under a known_epsilon declaration: ε and δ by the declaration, or a failure
+  // when the output's own disagree.
+  void account_declared(const space::Params& params, Output& out) const;
   // The piece of a placeholder {name}: a parameter, seed, seed32 or worker (InputError otherwise).
   Piece placeholder(const std::string& name) const;
 
@@ -87,6 +99,8 @@ class ExternalCommandProblem : public Problem {
 
 // Parses a stdout text as the oracle's JSON object (the whole text, or else its last non-empty
 // line). Returns an Output whose message says what is wrong when it cannot be used.
-ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta);
+// `epsilon_required` false: an output without "epsilon" is fine (a known_epsilon declaration accounts it).
+ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta,
+                                                   bool epsilon_required = true);
 
 }  // namespace dpareto::problems

@@ -19,6 +19,7 @@ class OutputPerturbationProblem : public Problem {
   const space::Space& space() const override { return space_; }
   double delta() const override { return 1e-6; }
   double privacy(const space::Params& params) const override;
+  std::string known_privacy_obstacle() const override { return ""; }  // a closed form
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
   std::optional<double> baseline_utility() const override;  // majority class of train, on test
   std::string utility_name() const override { return "test accuracy"; }

@@ -59,6 +59,11 @@ class Problem {
   // model search); privacy() itself by default. DP-training problems answer by RDP when privacy()
   // is the slower, tighter PLD accountant.
   virtual double privacy_upper_bound(const space::Params& params) const { return privacy(params); }
+  // ε for a search that weighs thousands of settings per step (`explore --known-epsilon`'s
+  // acquisition, issue 18 item 1): well under a millisecond each and never below privacy();
+  // privacy() itself by default. known_privacy_obstacle() says why a problem has none ("" when it has).
+  virtual double search_privacy(const space::Params& params) const { return privacy(params); }
+  virtual std::string known_privacy_obstacle() const { return "its epsilon comes only with training"; }
   // Utility oracle in [0, 1]; randomness comes only from `seed`. Must be safe to call from
   // several threads at once on one Problem.
   virtual UtilityResult utility(const space::Params& params, std::uint64_t seed) const = 0;

@@ -24,6 +24,7 @@ class SvtProblem : public Problem {
   const space::Space& space() const override { return space_; }
   double delta() const override { return 0; }
   double privacy(const space::Params& params) const override;
+  std::string known_privacy_obstacle() const override { return ""; }  // a closed form
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
   std::string utility_name() const override { return "F1 score"; }
   ReferenceSpec default_reference() const override;

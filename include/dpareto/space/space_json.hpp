@@ -3,7 +3,8 @@
 // study). Format:
 //   {"parameters": [{"name": "lr", "kind": "continuous", "low": 0.001, "high": 0.1, "scale": "log"},
 //                   {"name": "epochs", "kind": "integer", "low": 1, "high": 20}]}
-// "kind" is continuous | integer, "scale" is linear (default) | log. Unknown keys are rejected.
+// "kind" is continuous | integer, "scale" is linear (default) | log. Unknown keys are rejected; a
+// top-level "known_epsilon" is the external oracle's (problems/known_epsilon_declaration.hpp).
 #include <nlohmann/json.hpp>
 #include <string>
 

@@ -1,0 +1,108 @@
+// Issue 18 item 1: ε computed exactly inside the acquisition (ExplorerOptions::known_epsilon).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "dpareto/bo/explorer.hpp"
+#include "dpareto/core/error.hpp"
+
+using namespace dpareto;
+
+namespace {
+
+// ε = steps / noise in [0.1, 200]; with the ε reference 10, most of the space cannot improve the
+// front. Utility rises with ε (less noise) and with steps up to a point.
+space::Space trade_off_space() {
+  return space::Space({{"noise", space::Kind::continuous, space::Scale::log, 0.1, 10, std::nullopt},
+                       {"steps", space::Kind::integer, space::Scale::linear, 1, 20, std::nullopt}});
+}
+
+double epsilon_of(const space::Params& p) {
+  return p[1] / p[0];
+}
+
+bo::Observation evaluate(const space::Params& p) {
+  return {p, true, {epsilon_of(p), 0.95 / (1 + 0.3 * p[0]) * (1 - std::exp(-0.4 * p[1]))}};
+}
+
+bo::ExplorerOptions options(bool known) {
+  bo::ExplorerOptions o;
+  o.initial_points = 6;
+  o.dense_candidates = 300;
+  o.local_starts = 2;
+  o.gp_restarts = 1;
+  o.objectives.set_reference({10, 1});
+  o.known_epsilon = known;
+  return o;
+}
+
+// ε of each of `evaluations` proposals, each told its outcome.
+std::vector<double> proposed_epsilons(bo::Explorer& explorer, int evaluations) {
+  std::vector<double> epsilons;
+  for (int i = 0; i < evaluations; ++i) {
+    const auto s = explorer.ask();
+    REQUIRE(s);
+    epsilons.push_back(epsilon_of(s->params));
+    explorer.tell(evaluate(s->params));
+  }
+  return epsilons;
+}
+
+}  // namespace
+
+TEST_CASE("known epsilon: no proposal, initial or BO, beyond the epsilon reference") {
+  for (std::uint64_t seed : {1, 2, 3}) {
+    bo::Explorer known(trade_off_space(), options(true), seed, epsilon_of);
+    const auto epsilons = proposed_epsilons(known, 24);
+    INFO("seed " << seed);
+    CHECK(*std::max_element(epsilons.begin(), epsilons.end()) <= 10);
+    // The same loop with ε modelled does propose beyond it (a test that can fail): uniform initial
+    // settings have ε > 10 with probability about 0.6.
+    bo::Explorer modelled(trade_off_space(), options(false), seed, epsilon_of);
+    const auto modelled_epsilons = proposed_epsilons(modelled, 24);
+    CHECK(*std::max_element(modelled_epsilons.begin(), modelled_epsilons.end()) > 10);
+  }
+}
+
+TEST_CASE("known epsilon: the surrogates predict the oracle's epsilon as a point mass, no GP fitted") {
+  bo::Explorer explorer(trade_off_space(), options(true), 5, epsilon_of);
+  proposed_epsilons(explorer, 12);
+  explorer.fit_surrogates();
+  CHECK(explorer.surrogates().is_exact(0));
+  CHECK_FALSE(explorer.surrogates().is_exact(1));
+  CHECK(explorer.surrogates().gp(0).theta().size() == 0);
+  for (const auto& x : {std::vector<double>{0.1, 0.2}, {0.5, 0.5}, {0.93, 1.0}}) {
+    const auto p = explorer.predict(x);
+    CHECK(p.sd[0] == 0.0);
+    CHECK(p.mean[0] == doctest::Approx(std::log(epsilon_of(trade_off_space().from_unit(x)))).epsilon(1e-12));
+    CHECK(p.sd[1] > 0);
+  }
+  // Means, batches and single predictions agree.
+  Eigen::MatrixXd X(2, 2);
+  X << 0.1, 0.2, 0.7, 0.4;
+  const auto means = explorer.surrogates().predict_means(X);
+  const auto batch = explorer.surrogates().predict_batch(X);
+  for (int i = 0; i < 2; ++i) {
+    const auto single = explorer.predict({X(i, 0), X(i, 1)});
+    CHECK(means[static_cast<std::size_t>(i)][0] == single.mean[0]);
+    CHECK(batch[static_cast<std::size_t>(i)].mean[0] == single.mean[0]);
+    CHECK(batch[static_cast<std::size_t>(i)].sd[0] == 0.0);
+  }
+}
+
+TEST_CASE("known epsilon: a resumed explorer continues identically; the option needs an oracle") {
+  bo::Explorer uninterrupted(trade_off_space(), options(true), 9, epsilon_of);
+  const auto full = proposed_epsilons(uninterrupted, 14);
+  bo::Explorer first(trade_off_space(), options(true), 9, epsilon_of);
+  auto head = proposed_epsilons(first, 9);
+  bo::Explorer resumed(trade_off_space(), options(true), 9, epsilon_of);
+  for (const auto& o : first.observations()) resumed.tell(o);
+  resumed.restore_state(first.state());
+  const auto tail = proposed_epsilons(resumed, 5);
+  head.insert(head.end(), tail.begin(), tail.end());
+  CHECK(head == full);
+
+  CHECK_THROWS_WITH_AS(bo::Explorer(trade_off_space(), options(true), 1), doctest::Contains("privacy oracle"),
+                       InputError);
+}
