@@ -25,6 +25,7 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
                 {"delta", problem.delta()},
                 {"settings", problem.settings()},
                 {"problem_options", settings.problem_options}};
+  if (options.known_epsilon) info.extra["known_epsilon"] = true;
   set_current_run_keys(info.extra, problem, settings);
   return info;
 }

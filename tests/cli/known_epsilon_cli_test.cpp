@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "../support/test_support.hpp"
@@ -79,6 +80,7 @@ TEST_CASE("explore --known-epsilon: an external oracle's declared DP-SGD, explor
   REQUIRE_MESSAGE(explored.status == 0, explored.output);
   const auto resumed = run_cli("explore --study s.db --budget 15 --trust-study-command", dir);
   REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+  CHECK(nlohmann::json::parse(read_text(dir / "run" / "summary.json")).value("known_epsilon", false));
   const auto eps = epsilons(dir / "run" / "evaluations.csv");
   CHECK(eps.size() == 15);
   for (double e : eps) {
