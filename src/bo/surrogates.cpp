@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 #include "dpareto/core/error.hpp"
 
@@ -49,9 +50,19 @@ double Surrogates::exact_gp_value(std::size_t d, const std::vector<double>& unit
 
 std::vector<double> Surrogates::exact_gp_values(std::size_t d, const Eigen::MatrixXd& X) const {
   std::vector<double> values(static_cast<std::size_t>(X.rows()));
-  // An accountant takes ~0.3 ms a setting: thousands of candidates are worth the cores.
+  // An accountant takes ~0.5 ms a setting: thousands of candidates are worth the cores. No exception
+  // may cross the parallel region: the first one is rethrown after it.
+  std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 16)
-  for (Eigen::Index i = 0; i < X.rows(); ++i) values[static_cast<std::size_t>(i)] = exact_gp_value(d, row_of(X, i));
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    try {
+      values[static_cast<std::size_t>(i)] = exact_gp_value(d, row_of(X, i));
+    } catch (...) {
+#pragma omp critical(exact_objective_failure)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
   return values;
 }
 

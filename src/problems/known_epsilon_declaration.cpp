@@ -1,6 +1,7 @@
 #include "dpareto/problems/known_epsilon_declaration.hpp"
 
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "dpareto/core/error.hpp"
@@ -60,6 +61,21 @@ KnownEpsilonDeclaration parse_known_epsilon(const nlohmann::json& declaration, c
   d.epochs = parse_value(declaration.at("epochs"), space, where + ".epochs");
   d.lot_size = parse_value(declaration.at("lot_size"), space, where + ".lot_size");
   d.noise_multiplier = parse_value(declaration.at("noise_multiplier"), space, where + ".noise_multiplier");
+  // Every setting of the space must be accountable: checked on the ranges, once, here.
+  const auto check_range = [&](const KnownEpsilonDeclaration::Value& v, const char* key, double lo, double hi) {
+    const double low = v.parameter ? space.parameter(*v.parameter).low : v.constant;
+    const double high = v.parameter ? space.parameter(*v.parameter).high : v.constant;
+    if (!(low >= lo && high <= hi))
+      throw InputError(where + "." + key + ": " +
+                       (v.parameter ? "parameter '" + space.parameter(*v.parameter).name + "' ranges over [" +
+                                          format_number(low) + ", " + format_number(high) + "]"
+                                    : format_number(low)) +
+                       ", outside [" + format_number(lo) + ", " + format_number(hi) + "]");
+  };
+  check_range(d.epochs, "epochs", 1, 1e9);
+  check_range(d.lot_size, "lot_size", 1, static_cast<double>(d.examples));
+  check_range(d.noise_multiplier, "noise_multiplier", std::numeric_limits<double>::min(),
+              std::numeric_limits<double>::max());
   return d;
 }
 

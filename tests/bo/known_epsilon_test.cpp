@@ -106,3 +106,17 @@ TEST_CASE("known epsilon: a resumed explorer continues identically; the option n
   CHECK_THROWS_WITH_AS(bo::Explorer(trade_off_space(), options(true), 1), doctest::Contains("privacy oracle"),
                        InputError);
 }
+
+TEST_CASE("known epsilon: an oracle that throws inside the parallel batch surfaces as its exception") {
+  bo::Explorer explorer(trade_off_space(), options(true), 4, [](const space::Params& p) {
+    if (p[1] > 15) throw InputError("cannot account steps " + std::to_string(p[1]));
+    return epsilon_of(p);
+  });
+  for (int i = 0; i < 3; ++i) {  // initial points with few steps
+    explorer.tell(evaluate({1.0 + i, 3.0 + i}));
+  }
+  explorer.fit_surrogates();
+  Eigen::MatrixXd X(64, 2);
+  for (int i = 0; i < 64; ++i) X.row(i) << (i + 0.5) / 64, (i + 0.5) / 64;
+  CHECK_THROWS_WITH_AS(explorer.surrogates().predict_means(X), doctest::Contains("cannot account steps"), InputError);
+}

@@ -69,7 +69,8 @@ TEST_CASE("known_epsilon: one-line errors naming the file and the key") {
     else
       d[key] = value;
     INFO(key << " = " << value.dump());
-    CHECK_THROWS_WITH_AS(parse_known_epsilon(d, dpsgd_space(), "space.json"), doctest::Contains(message.c_str()), InputError);
+    CHECK_THROWS_WITH_AS(parse_known_epsilon(d, dpsgd_space(), "space.json"), doctest::Contains(message.c_str()),
+                         InputError);
   };
   refused("epochs", "steps", "space.json: \"known_epsilon\".epochs: \"steps\" names no parameter of the space");
   refused("mechanism", "laplace", "mechanism \"laplace\" is not one dpareto accounts (dp-sgd)");
@@ -79,6 +80,8 @@ TEST_CASE("known_epsilon: one-line errors naming the file and the key") {
   refused("noise_multiplier", nullptr, "no \"noise_multiplier\"");
   refused("orders", 5, "unknown key \"orders\"");
   refused("lot_size", true, "expected a parameter name or a number");
+  refused("examples", 300, ".lot_size: parameter 'batch' ranges over [16, 512], outside [1, 300]");
+  refused("noise_multiplier", 0, ".noise_multiplier: 0, outside");
 }
 
 TEST_CASE("known_epsilon: the oracle's output is accounted by the declaration, and a contradiction fails it") {

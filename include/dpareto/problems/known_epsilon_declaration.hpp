@@ -37,7 +37,8 @@ struct KnownEpsilonDeclaration {
 
 // InputError naming `source` and the key for anything else than the format above: an unknown key or
 // mechanism, a name that is no parameter of `space`, examples not a whole number >= 1, delta outside
-// (0, 1).
+// (0, 1), or a range that holds settings it cannot account (epochs or lot size below 1, a lot above
+// the examples, σ <= 0).
 KnownEpsilonDeclaration parse_known_epsilon(const nlohmann::json& declaration, const space::Space& space,
                                             const std::string& source);
 nlohmann::json known_epsilon_to_json(const KnownEpsilonDeclaration& declaration, const space::Space& space);
