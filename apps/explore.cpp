@@ -232,7 +232,7 @@ void adopt_recorded_settings(const po::variables_map& vm, const study::Storage& 
   mine = study_options;
   if (!given("budget"))
     settings.budget = std::max(recorded.run_info().extra.value("budget", settings.budget),
-                               static_cast<int>(recorded.completed().size()));
+                               study::evaluation_count(recorded.completed()));
   problems::ProblemOptions options;
   const auto recorded_options = recorded.run_info().extra.value("problem_options", nlohmann::json::object());
   for (const auto& [key, value] : recorded_options.items())
@@ -350,11 +350,10 @@ int run_explore(int argc, char** argv) {
   if (previous && resuming && previous->info.seed != study->run_info().seed)
     refuse("seed " + seed_text(previous->info.seed) + ", study " + study::shown_location(settings.study) + "'s " +
            seed_text(study->run_info().seed));
-  if (static_cast<int>(study->completed().size()) > settings.budget)
-    throw InputError("--budget " + std::to_string(settings.budget) + " is below the " +
-                     std::to_string(study->completed().size()) + " evaluations study " +
-                     study::shown_location(settings.study) + " already holds; give --budget " +
-                     std::to_string(study->completed().size()) + " or more");
+  if (const int held = study::evaluation_count(study->completed()); held > settings.budget)
+    throw InputError("--budget " + std::to_string(settings.budget) + " is below the " + std::to_string(held) +
+                     " evaluations study " + study::shown_location(settings.study) + " already holds; give --budget " +
+                     std::to_string(held) + " or more");
   const auto problem_settings = problem->settings();
   if (const auto roles = problem_settings.find("data_roles"); roles != problem_settings.end())
     std::cerr << "data roles: " << roles->second
@@ -364,14 +363,14 @@ int run_explore(int argc, char** argv) {
                       : "")
               << "\n";
   if (!settings.study.empty() && !study->trials().empty())
-    std::cerr << "resuming study " << study->location() << ": " << study->completed().size()
+    std::cerr << "resuming study " << study->location() << ": " << study::evaluation_count(study->completed())
               << " evaluations completed, " << study->trials().size() - study->completed().size() << " interrupted\n";
   explore::ExploreRun run(*problem, settings, std::move(study));
   const auto& info = run.info();
   ProgressBar progress("explore " + info.problem, settings.budget, "evaluations");
   install_stop_handlers();  // Ctrl-C, SIGTERM, SIGHUP: stop proposing, stop the oracles, keep the study
   const auto outcome = run.run([&](const study::RunDirectoryWriter& writer) {
-    progress.update(static_cast<int>(writer.records().size()), "HV " + readable_number(writer.hv_history().back()));
+    progress.update(study::evaluation_count(writer.records()), "HV " + readable_number(writer.hv_history().back()));
   });
   progress.finish();
   const auto& writer = run.writer();
@@ -381,8 +380,8 @@ int run_explore(int argc, char** argv) {
                                  : "without --study the run cannot be resumed";
   if (outcome.interrupted_signal) {
     std::cerr << "dpareto explore: interrupted by " << signal_name(outcome.interrupted_signal) << " after "
-              << writer.records().size() << " of " << settings.budget << " evaluations (written to " << out << "); "
-              << resume << "\n";
+              << study::evaluation_count(writer.records()) << " of " << settings.budget << " evaluations (written to "
+              << out << "); " << resume << "\n";
     return 128 + outcome.interrupted_signal;
   }
   if (outcome.stopped)
@@ -397,22 +396,27 @@ int run_explore(int argc, char** argv) {
     plot::render(plot::front_figure({plot::load_run(out)}), vm["png"].as<std::string>(), plot::Canvas{});
   const auto& records = writer.records();
   const auto failed = std::count_if(records.begin(), records.end(), [](const auto& r) { return !r.ok(); });
+  const int evaluations = study::evaluation_count(records);
+  const auto intermediate = records.size() - static_cast<std::size_t>(evaluations);
   const auto front = study::run_front(records, info.objectives);
   const double hv = writer.hv_history().empty() ? 0.0 : writer.hv_history().back();
   const auto& timings = run.proposer().timings();
   warn_below_baseline(records, front, info);
   if (vm["json"].as<bool>()) {
     nlohmann::json j = {{"out", out},
-                        {"evaluations", records.size()},
+                        {"evaluations", evaluations},
+                        {"intermediate_results", intermediate},
                         {"failed", failed},
                         {"front_size", front.size()},
                         {"hypervolume", json_number(hv)},
                         {"ask_seconds", {{"gp_fit", timings.gp_fit}, {"acquisition", timings.acquisition}}}};
     std::cout << j.dump() << "\n";
   } else {
-    std::cout << "explored " << info.problem << " with " << info.method << ": " << records.size() << " evaluations ("
-              << failed << " failed), front of " << front.size() << (front.size() == 1 ? " point" : " points")
-              << ", hypervolume " << readable_number(hv) << " (" << info.hv_axis << " epsilon axis, reference "
+    std::cout << "explored " << info.problem << " with " << info.method << ": " << evaluations << " evaluations ("
+              << failed << " failed"
+              << (intermediate > 0 ? ", " + std::to_string(intermediate) + " intermediate results" : std::string())
+              << "), front of " << front.size() << (front.size() == 1 ? " point" : " points") << ", hypervolume "
+              << readable_number(hv) << " (" << info.hv_axis << " epsilon axis, reference "
               << readable_number(info.objectives[0].reference) << "," << readable_number(info.objectives[1].reference)
               << ")\n"
               << "ask() time: GP fit " << readable_number(timings.gp_fit) << " s, acquisition "

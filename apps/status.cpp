@@ -20,7 +20,8 @@ namespace {
 
 nlohmann::json study_status(const study::Storage& s, double grace_seconds) {
   const auto completed = s.completed();
-  const auto ok = std::count_if(completed.begin(), completed.end(), [](const auto& r) { return r.ok(); });
+  const auto ok =
+      std::count_if(completed.begin(), completed.end(), [](const auto& r) { return r.ok() && !r.is_intermediate(); });
   nlohmann::json running = nlohmann::json::array();
   for (const auto& t : s.trials()) {
     if (t.record.status != study::EvaluationStatus::running) continue;
@@ -50,14 +51,16 @@ nlohmann::json study_status(const study::Storage& s, double grace_seconds) {
   }
   const int budget = s.run_info().extra.value("budget", 0);
   const double span = last_finish - first_start;
-  const double per_hour = completed.empty() || !(span > 0) ? 0 : 3600.0 * completed.size() / span;
-  const double left = std::max(0, budget - static_cast<int>(completed.size()));
+  const int evaluations = study::evaluation_count(completed);
+  const double per_hour = evaluations == 0 || !(span > 0) ? 0 : 3600.0 * evaluations / span;
+  const double left = std::max(0, budget - evaluations);
   const auto stale = std::count_if(running.begin(), running.end(), [](const auto& r) { return r.at("stale") == true; });
   return {{"study", s.location()},
           {"problem", s.run_info().problem},
           {"budget", budget},
           {"ok", ok},
-          {"failed", static_cast<long>(completed.size()) - ok},
+          {"failed", static_cast<long>(evaluations) - ok},
+          {"intermediate_results", static_cast<long>(completed.size()) - evaluations},
           {"running", running.size()},
           {"stale", stale},
           {"hypervolume", json_number(hv_history.empty() ? 0.0 : hv_history.back())},

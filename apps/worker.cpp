@@ -86,7 +86,7 @@ int run_worker(int argc, char** argv) {
   install_stop_handlers();
   const auto outcome = runner.run([&](const study::EvaluationRecord& r) {
     ++seen;
-    if (!quiet)
+    if (!quiet && !r.is_intermediate())
       std::cerr << "[" << r.id << "/" << storage->run_info().extra.value("budget", 0) << "] " << to_string(r.status)
                 << " epsilon " << readable_rounded_up(r.epsilon) << " utility " << readable_number(r.utility) << "\n";
   });
@@ -95,8 +95,8 @@ int run_worker(int argc, char** argv) {
               << "; its running evaluations stay in the study for another worker\n";
     return 128 + outcome.interrupted_signal;
   }
-  std::cerr << "worker leaves study " << storage->location() << ": " << storage->completed().size() << " of "
-            << storage->run_info().extra.value("budget", 0) << " evaluations completed; it recorded "
+  std::cerr << "worker leaves study " << storage->location() << ": " << study::evaluation_count(storage->completed())
+            << " of " << storage->run_info().extra.value("budget", 0) << " evaluations completed; it recorded "
             << outcome.recorded << ", waited " << readable_number(outcome.lock_wait_seconds)
             << " s for the proposal lock and spent " << readable_number(outcome.storage_seconds)
             << " s in the study's storage and asked for " << readable_number(outcome.ask_seconds) << " s ("

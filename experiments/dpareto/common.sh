@@ -83,10 +83,11 @@ adult_models_from() {
   build_cli
 }
 
-build_cli() {
+# Builds the CLI and the further targets named (REBUILD=0: uses what BUILD_DIR holds).
+build_cli() {  # [TARGET...]
   [ -x "$dpareto" ] && [ "${REBUILD:-1}" = 0 ] && return
   [ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDPARETO_NATIVE=ON >/dev/null
-  cmake --build "$build" --target dpareto -j"$jobs" >/dev/null
+  cmake --build "$build" --target dpareto "$@" -j"$jobs" >/dev/null
 }
 
 # One exploration into DIR, resumable: its study (DIR.db) carries the finished evaluations over a

@@ -72,6 +72,15 @@ grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/known/known_epsilon.md" 
 awk -F, 'NR > 1 && $3 == "ok" && !($9 <= 10) { bad++ } END { exit bad > 0 }' \
   "$scratch/known/adult-logreg-sgd/known/dpareto-s1/evaluations.csv" || fail "a known-ε run went beyond the reference"
 
+OUT="$scratch/epochs" bash "$here/every_epoch.sh" > /dev/null
+need "$scratch"/epochs/every_epoch.md "$scratch"/epochs/adult-logreg-sgd/{every_epoch-time.txt,every_epoch-time-log.txt,every_epoch-linear.txt,every_epoch_hv.png}
+grep -q '^| adult-logreg-sgd | 2 + 2 | ' "$scratch/epochs/every_epoch.md" || fail "every_epoch.md: no row"
+# The every-epoch runs hold intermediate results (phase epoch), the final-epoch runs none.
+grep -q '^[0-9]*,epoch,ok,' "$scratch/epochs/adult-logreg-sgd/every/dpareto-s1/evaluations.csv" ||
+  fail "an every-epoch run recorded no intermediate result"
+! grep -q '^[0-9]*,epoch,' "$scratch/epochs/adult-logreg-sgd/final/dpareto-s1/evaluations.csv" ||
+  fail "a final-epoch run recorded intermediate results"
+
 OUT="$scratch/adult" bash "$here/overhead.sh" > /dev/null
 need "$scratch/adult/overhead.md"
 [ "$(grep -c '^| adult-logreg-sgd/dpareto-s' "$scratch/adult/overhead.md")" = 2 ] || fail "overhead.md: expected 2 DPareto runs"

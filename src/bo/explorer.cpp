@@ -39,7 +39,7 @@ Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t se
 }
 
 std::optional<Suggestion> Explorer::propose(const std::vector<space::Params>& pending, Rng& rng) {
-  const auto started = observations().size() + pending.size();
+  const auto started = static_cast<std::size_t>(evaluation_count()) + pending.size();
   if (started < static_cast<std::size_t>(options_.initial_points) || ok_count() < 2)
     return Suggestion{random_candidate(pending, rng, options_.initial_from_prior), "init"};
   return ask_bo(pending, rng);
@@ -68,9 +68,30 @@ space::Params Explorer::random_candidate(const std::vector<space::Params>& pendi
   return best;
 }
 
+std::vector<Observation> Explorer::gp_observations() const {
+  const auto& all = observations();
+  const auto is_result = [](const Observation& o) { return o.intermediate && o.ok; };
+  const auto results = static_cast<int>(std::count_if(all.begin(), all.end(), is_result));
+  const int room = std::max(0, kMaxGpObservations - (static_cast<int>(all.size()) - results));
+  if (results <= room) return all;
+  // `room` of them evenly spread in the order told (each training's epochs in turn): result j is kept
+  // when ⌊(j + 1)·room / results⌋ steps past ⌊j·room / results⌋.
+  std::vector<Observation> kept;
+  long long j = 0;
+  for (const auto& o : all) {
+    if (is_result(o)) {
+      const bool keep = (j + 1) * room / results > j * room / results;
+      ++j;
+      if (!keep) continue;
+    }
+    kept.push_back(o);
+  }
+  return kept;
+}
+
 void Explorer::fit_surrogates() {
   Rng rng(derive_seed(seed(), 0xF17ULL << 40));
-  surrogates_.fit(observations(), space(), rng, options_.gp_restarts, {});
+  surrogates_.fit(gp_observations(), space(), rng, options_.gp_restarts, {});
   build_region({});
 }
 
@@ -106,7 +127,7 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
   auto started = std::chrono::steady_clock::now();
   const int restarts = bo_asks_ % std::max(1, options_.full_refit_every) == 0 ? options_.gp_restarts : 0;
   ++bo_asks_;
-  surrogates_.fit(observations(), space(), rng, restarts, pending);
+  surrogates_.fit(gp_observations(), space(), rng, restarts, pending);
   build_region(pending);
   timings_.gp_fit += seconds_since(started);
   ++timings_.asks;

@@ -42,6 +42,11 @@ int Proposer::ok_count() const {
       std::count_if(observations_.begin(), observations_.end(), [](const Observation& o) { return o.ok; }));
 }
 
+int Proposer::evaluation_count() const {
+  return static_cast<int>(
+      std::count_if(observations_.begin(), observations_.end(), [](const Observation& o) { return !o.intermediate; }));
+}
+
 bool Proposer::seen(const space::Params& p, const std::vector<space::Params>& pending) const {
   const auto u = space_.to_unit(p);
   auto same = [&](const space::Params& q) {

@@ -14,6 +14,17 @@ study::Evaluator problem_evaluator(const problems::Problem& problem) {
     r.utility_max = e.utility_max;
     r.seconds = e.seconds;
     r.message = e.message;
+    if (e.ok)
+      for (const problems::IntermediateResult& i : e.intermediate) {
+        study::EvaluationRecord& m = r.intermediate.emplace_back();
+        m.status = study::EvaluationStatus::ok;
+        m.params = i.params;
+        m.epsilon = *i.epsilon;  // set by Problem::evaluate
+        m.delta = e.delta;
+        m.utility = i.utility;
+        m.utility_min = i.utility_min;
+        m.utility_max = i.utility_max;
+      }
     return r;
   };
 }

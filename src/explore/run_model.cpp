@@ -43,8 +43,8 @@ std::unique_ptr<problems::Problem> external_problem(const nlohmann::json& summar
   if (const auto delta = summary.find("delta"); delta != summary.end() && delta->is_number())
     options.delta = delta->get<double>();
   if (const auto known = settings->find("known_epsilon"); known != settings->end() && known->is_string())
-    options.known_epsilon = problems::parse_known_epsilon(
-        nlohmann::json::parse(known->get<std::string>(), nullptr, false), space, where + ": settings.known_epsilon");
+    options.known_epsilon =
+        problems::parse_recorded_known_epsilon(known->get<std::string>(), space, where + ": settings.known_epsilon");
   return std::make_unique<problems::ExternalCommandProblem>(space, options);
 }
 
@@ -92,7 +92,8 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
   model.explorer = std::make_unique<bo::Explorer>(*space, options, run.info.seed.value_or(0));
   for (const auto& r : run.records) {
     if (r.status == study::EvaluationStatus::running) continue;  // no outcome to tell yet
-    model.explorer->tell(bo::Observation{model.params_of(r), r.ok(), study::column_values(r, run.info.objectives)});
+    model.explorer->tell(
+        bo::Observation{model.params_of(r), r.ok(), study::column_values(r, run.info.objectives), r.is_intermediate()});
   }
   try {
     model.explorer->fit_surrogates();

@@ -24,9 +24,8 @@ std::unique_ptr<problems::Problem> study_problem(const study::Storage& study, co
       options.log_directory = overrides.oracle_log_directory;
       auto space = space::space_from_json(identity.space, where + ": space");
       if (identity.settings.contains("known_epsilon"))
-        options.known_epsilon = problems::parse_known_epsilon(
-            nlohmann::json::parse(identity.settings.at("known_epsilon").get<std::string>(), nullptr, false), space,
-            where);
+        options.known_epsilon = problems::parse_recorded_known_epsilon(
+            identity.settings.at("known_epsilon").get<std::string>(), space, where);
       problem = std::make_unique<problems::ExternalCommandProblem>(std::move(space), options);
     } else {
       problems::ProblemOptions options;

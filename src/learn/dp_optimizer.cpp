@@ -79,8 +79,7 @@ class KeyedLotSource {
 
 long long training_steps(const TrainConfig& config, int n) {
   validate(config, n);
-  const long long per_epoch = std::max(1LL, std::llround(static_cast<double>(n) / config.lot_size));
-  return per_epoch * config.epochs;
+  return privacy::dpsgd_steps(n, config.lot_size, config.epochs);
 }
 
 privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta,
@@ -92,7 +91,8 @@ privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double
   return privacy::dpsgd_epsilon(accountant, config.sampling, q, config.noise_multiplier, steps, delta);
 }
 
-TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed) {
+TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed,
+                  const EpochObserver& after_epoch) {
   const int n = data.size();
   net.check_inputs(data);
   TrainResult result;
@@ -101,6 +101,7 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
   result.params = net.initial_parameters(rng);
   Eigen::VectorXf& w = result.params;
   const std::size_t P = net.num_parameters();
+  const long long steps_per_epoch = result.steps / config.epochs;
   const int m = config.lot_size;
   const bool fixed = config.sampling != privacy::Sampling::poisson;
   const bool adam = config.optimizer == Optimizer::adam;
@@ -196,6 +197,8 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
         }
       }
     }
+    if (after_epoch && (step + 1) % steps_per_epoch == 0 && step + 1 < result.steps)
+      after_epoch(static_cast<int>((step + 1) / steps_per_epoch), w);
   }
   // A property of the output alone. No step stops early on a noise-free quantity of the private
   // data (such as a non-finite loss): that branch would itself be an unaccounted release.

@@ -26,6 +26,10 @@ std::vector<double> default_orders() {
   return orders;
 }
 
+long long dpsgd_steps(long long examples, long long lot, long long epochs) {
+  return std::max(1LL, std::llround(static_cast<double>(examples) / static_cast<double>(lot))) * epochs;
+}
+
 std::vector<double> search_orders() {
   // A subset of the default grid, so that its minimum over orders is never below the default's.
   std::vector<double> orders;

@@ -69,10 +69,11 @@ learn::Split load(DataSource source, const std::string& data_dir) {
 
 DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& options)
     : spec_(std::move(spec)), net_(spec_.architecture) {
-  reject_unknown_options(options,
-                         {"train_subset", "max_epochs", "repeats", "data_dir", "threads", "sampling", "split",
-                          "proxy_fraction", "data_role", "accountant", "noise", "epsilon_min", "epsilon_max"},
-                         spec_.name);
+  reject_unknown_options(
+      options,
+      {"train_subset", "max_epochs", "repeats", "data_dir", "threads", "sampling", "split", "proxy_fraction",
+       "data_role", "accountant", "noise", "epsilon_min", "epsilon_max", "observe"},
+      spec_.name);
   roles_ = parse_data_roles(options, spec_.name);
   const bool mnist = spec_.data == DataSource::mnist;
   const int subset = option_int(options, "train_subset", 0);
@@ -132,6 +133,14 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
       if (options.count(key)) throw InputError(spec_.name + ": option " + key + " applies only with noise=calibrated");
   }
   space_ = space::Space(std::move(parameters));
+  const std::string observe = option_string(options, "observe", "final");
+  if (observe != "final" && observe != "every-epoch")
+    throw InputError(spec_.name + ": option observe=" + printable(observe) + ": expected final or every-epoch");
+  every_epoch_ = observe == "every-epoch";
+  if (every_epoch_ && noise_calibrated_)
+    throw InputError(spec_.name +
+                     ": option observe=every-epoch does not go with noise=calibrated (the noise of an "
+                     "earlier epoch was calibrated to another setting's target)");
 
   settings_ = {{"model", spec_.architecture.name},
                {"optimizer", spec_.optimizer == learn::Optimizer::adam ? "adam" : "sgd"},
@@ -151,6 +160,10 @@ DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& 
     settings_["noise"] = "calibrated to target_epsilon in [" + format_number(space_.parameter(3).low) + ", " +
                          format_number(space_.parameter(3).high) + "] by the " + privacy::to_string(accountant_) +
                          " accountant";
+  if (every_epoch_)  // absent by default, so that earlier studies keep their identity
+    settings_["observe"] =
+        "every epoch: the utility after each epoch is an observation of the setting with that "
+        "many epochs";
   settings_["data_dir"] =
       spec_.data == DataSource::synthetic ? "none (generated data)" : learn::resolve_data_dir(data_dir).string();
   // The data roles, recorded with every run, study and candidate file (issue 17).
@@ -265,11 +278,19 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   std::vector<char> diverged(static_cast<std::size_t>(repeats_), 0);
   const double floor = *baseline_utility();
   std::vector<std::string> errors(static_cast<std::size_t>(repeats_));
+  // Every epoch's test accuracy per repeat, when observed (observe=every-epoch).
+  std::vector<std::vector<double>> epoch_acc(static_cast<std::size_t>(repeats_));
   std::atomic<int> interrupted{0};
 #pragma omp parallel for num_threads(outer) schedule(dynamic) if (outer > 1)
   for (int r = 0; r < repeats_; ++r) {
     try {
-      const auto res = learn::train(net_, data_.train, cfg, derive_seed(seed, static_cast<std::uint64_t>(r)));
+      std::vector<double>& epochs = epoch_acc[static_cast<std::size_t>(r)];
+      learn::EpochObserver observe;
+      if (every_epoch_)
+        observe = [&](int, const Eigen::VectorXf& w) {
+          epochs.push_back(w.allFinite() ? learn::accuracy(net_, w, data_.test, cfg.threads) : floor);
+        };
+      const auto res = learn::train(net_, data_.train, cfg, derive_seed(seed, static_cast<std::uint64_t>(r)), observe);
       diverged[static_cast<std::size_t>(r)] = res.diverged;
       acc[static_cast<std::size_t>(r)] =
           res.diverged ? floor : learn::accuracy(net_, res.params, data_.test, cfg.threads);
@@ -286,6 +307,18 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   u.utility_min = *std::min_element(acc.begin(), acc.end());
   u.utility_max = *std::max_element(acc.begin(), acc.end());
   u.utility = mean_within_range(acc, u.utility_min, u.utility_max);
+  for (int e = 1; e < cfg.epochs; ++e) {
+    std::vector<double> at_epoch;
+    for (const auto& epochs : epoch_acc)
+      if (epochs.size() == static_cast<std::size_t>(cfg.epochs - 1)) at_epoch.push_back(epochs[e - 1]);
+    if (at_epoch.empty()) break;
+    IntermediateResult& i = u.intermediate.emplace_back();
+    i.params = params;
+    i.params[0] = e;
+    i.utility_min = *std::min_element(at_epoch.begin(), at_epoch.end());
+    i.utility_max = *std::max_element(at_epoch.begin(), at_epoch.end());
+    i.utility = mean_within_range(at_epoch, i.utility_min, i.utility_max);
+  }
   const long long bad = std::count(diverged.begin(), diverged.end(), 1);
   if (bad > 0)
     u.message = "diverged (non-finite weights) in " + std::to_string(bad) + " of " + std::to_string(repeats_) +

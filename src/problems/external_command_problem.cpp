@@ -201,18 +201,29 @@ std::string ExternalCommandProblem::known_privacy_obstacle() const {
 
 void ExternalCommandProblem::account_declared(const space::Params& params, Output& out) const {
   const KnownEpsilonDeclaration& declared = *options_.known_epsilon;
-  double epsilon = 0;
+  std::string mismatch;  // the first printed ε the declaration disagrees with
+  // The declaration's ε of a setting (InputError where it cannot account it).
+  const auto account = [&](const space::Params& setting, std::optional<double> printed, const std::string& what) {
+    const double epsilon = declared.epsilon(setting, privacy::default_orders());
+    if (mismatch.empty() && printed && !(std::abs(*printed - epsilon) <= 0.05 * epsilon))
+      mismatch = what + "\"epsilon\" " + format_number(*printed) + " is not the declared known_epsilon's " +
+                 format_number(epsilon) + " (within 5 %): the declaration does not describe this oracle";
+    return epsilon;
+  };
   try {
-    epsilon = declared.epsilon(params, privacy::default_orders());
+    out.epsilon = account(params, out.epsilon_printed ? std::optional<double>(out.epsilon) : std::nullopt, "output ");
+    for (std::size_t i = 0; i < out.intermediate.size(); ++i) {
+      IntermediateResult& r = out.intermediate[i].result;
+      r.epsilon = account(r.params, r.epsilon, "output \"intermediate\"[" + std::to_string(i) + "] ");
+    }
   } catch (const InputError& e) {
     out.ok = false;
     out.message = std::string("the space file's ") + e.what();
     return;
   }
-  if (out.epsilon_printed && !(std::abs(out.epsilon - epsilon) <= 0.05 * epsilon)) {
+  if (!mismatch.empty()) {
     out.ok = false;
-    out.message = "output \"epsilon\" " + format_number(out.epsilon) + " is not the declared known_epsilon's " +
-                  format_number(epsilon) + " (within 5 %): the declaration does not describe this oracle";
+    out.message = mismatch;
     return;
   }
   if (out.delta_printed && out.delta != declared.delta) {
@@ -221,8 +232,40 @@ void ExternalCommandProblem::account_declared(const space::Params& params, Outpu
                   format_number(declared.delta);
     return;
   }
-  out.epsilon = epsilon;
   out.delta = declared.delta;
+}
+
+void ExternalCommandProblem::resolve_intermediate(const space::Params& params, Output& out) const {
+  for (std::size_t i = 0; i < out.intermediate.size(); ++i) {
+    auto& printed = out.intermediate[i];
+    const std::string where = "output \"intermediate\"[" + std::to_string(i) + "]";
+    space::Params setting = params;
+    for (const auto& [name, value] : printed.setting) {
+      const auto& names = space_.parameters();
+      const auto at = std::find_if(names.begin(), names.end(), [&](const auto& p) { return p.name == name; });
+      if (at == names.end()) {
+        out.ok = false;
+        out.message = where + ": " + printable(name) + " is no parameter of the space (nor epsilon, utility, " +
+                      "utility_min, utility_max)";
+        return;
+      }
+      const auto index = static_cast<std::size_t>(at - names.begin());
+      setting[index] = value;
+      if (!space_.contains(setting)) {
+        out.ok = false;
+        out.message = where + ": " + printable(name) + " " + format_number(value) + " is outside its domain [" +
+                      format_number(at->low) + ", " + format_number(at->high) + "]" +
+                      (at->kind == space::Kind::integer ? " or not a whole number" : "");
+        return;
+      }
+    }
+    if (setting == params) {
+      out.ok = false;
+      out.message = where + " is the evaluated setting itself: name the parameters that differ (e.g. \"epochs\")";
+      return;
+    }
+    printed.result.params = std::move(setting);
+  }
 }
 
 double ExternalCommandProblem::privacy(const space::Params& params) const {
@@ -240,7 +283,9 @@ UtilityResult ExternalCommandProblem::utility(const space::Params& params, std::
     out = &own;
   }
   if (!out->ok) throw Error(out->message);
-  return {out->utility, out->utility_min, out->utility_max, ""};
+  UtilityResult u{out->utility, out->utility_min, out->utility_max, "", {}};
+  for (const auto& printed : out->intermediate) u.intermediate.push_back(printed.result);
+  return u;
 }
 
 std::map<std::string, std::string> ExternalCommandProblem::settings() const {
@@ -409,6 +454,7 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
     out.message = "exit status " + std::to_string(WEXITSTATUS(status)) + tail_note + log_note;
   } else {
     out = parse_oracle_output(text, options_.delta, !options_.known_epsilon);
+    if (out.ok) resolve_intermediate(params, out);
     if (out.ok && options_.known_epsilon) account_declared(params, out);
     if (!out.ok && dropped > 0)
       out.message += " (only the last " + std::to_string(max_stdout_bytes >> 20) + " MiB of stdout were kept; " +
@@ -417,6 +463,40 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
   }
   return out;
 }
+
+namespace {
+
+// The output's "intermediate" array (its parameters resolved later, by the problem).
+std::vector<ExternalCommandProblem::Output::Printed> parse_intermediate(const nlohmann::json& list,
+                                                                        bool epsilon_required) {
+  if (!list.is_array()) throw InputError("output \"intermediate\" is not a JSON array of objects");
+  std::vector<ExternalCommandProblem::Output::Printed> parsed;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string where = "output \"intermediate\"[" + std::to_string(i) + "]";
+    const auto& item = list[i];
+    if (!item.is_object()) throw InputError(where + " is not a JSON object");
+    auto& printed = parsed.emplace_back();
+    IntermediateResult& r = printed.result;
+    if (!item.contains("utility")) throw InputError(where + " has no \"utility\"");
+    if (epsilon_required && !item.contains("epsilon")) throw InputError(where + " has no \"epsilon\"");
+    for (const auto& [key, value] : item.items()) {
+      const double number = number_from_json(value, where + " \"" + printable(key) + "\"");
+      if (key == "epsilon")
+        r.epsilon = number;
+      else if (key == "utility")
+        r.utility = number;
+      else if (key != "utility_min" && key != "utility_max")
+        printed.setting.emplace_back(key, number);
+    }
+    r.utility_min = item.contains("utility_min") ? number_from_json(item.at("utility_min"), where) : r.utility;
+    r.utility_max = item.contains("utility_max") ? number_from_json(item.at("utility_max"), where) : r.utility;
+    if (printed.setting.empty())
+      throw InputError(where + " names no parameter: say which setting it measured (e.g. \"epochs\": 3)");
+  }
+  return parsed;
+}
+
+}  // namespace
 
 ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta,
                                                    bool epsilon_required) {
@@ -459,6 +539,7 @@ ExternalCommandProblem::Output parse_oracle_output(const std::string& text, doub
     out.utility_max =
         doc.contains("utility_max") ? number_from_json(doc.at("utility_max"), "output \"utility_max\"") : out.utility;
     out.delta = doc.contains("delta") ? number_from_json(doc.at("delta"), "output \"delta\"") : default_delta;
+    if (doc.contains("intermediate")) out.intermediate = parse_intermediate(doc.at("intermediate"), epsilon_required);
   } catch (const InputError& e) {
     out.message = e.what();
     return out;

@@ -105,11 +105,15 @@ double KnownEpsilonDeclaration::epsilon(const space::Params& params, const std::
   if (!(sigma > 0 && std::isfinite(sigma)))
     throw InputError(where + "noise_multiplier " + format_number(sigma) + " is not a positive number");
   const long long lot = std::llround(lot_value);
-  const long long steps = std::max(1LL, std::llround(static_cast<double>(examples) / static_cast<double>(lot))) *
-                          std::llround(epochs_value);
+  const long long steps = privacy::dpsgd_steps(examples, lot, std::llround(epochs_value));
   return privacy::dpsgd_epsilon(sampling, static_cast<double>(lot) / static_cast<double>(examples), sigma, steps, delta,
                                 orders)
       .epsilon;
+}
+
+KnownEpsilonDeclaration parse_recorded_known_epsilon(const std::string& text, const space::Space& space,
+                                                     const std::string& source) {
+  return parse_known_epsilon(nlohmann::json::parse(text, nullptr, false), space, source);
 }
 
 }  // namespace dpareto::problems

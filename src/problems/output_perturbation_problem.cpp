@@ -87,7 +87,7 @@ UtilityResult OutputPerturbationProblem::utility(const space::Params& params, st
   for (const auto& e : errors)
     if (!e.empty()) throw Error(e);
   const double lo = *std::min_element(acc.begin(), acc.end()), hi = *std::max_element(acc.begin(), acc.end());
-  return {mean_within_range(acc, lo, hi), lo, hi, ""};
+  return {mean_within_range(acc, lo, hi), lo, hi, "", {}};
 }
 
 namespace {

@@ -136,6 +136,20 @@ double& EvaluationRecord::column(const std::string& name) {
   return column_of(*this, name);
 }
 
+int evaluation_count(const std::vector<EvaluationRecord>& records) {
+  return static_cast<int>(
+      std::count_if(records.begin(), records.end(), [](const EvaluationRecord& r) { return !r.is_intermediate(); }));
+}
+
+std::vector<std::vector<EvaluationRecord>> grouped_by_evaluation(const std::vector<EvaluationRecord>& records) {
+  std::vector<std::vector<EvaluationRecord>> groups;
+  for (const auto& r : records) {
+    if (groups.empty() || !r.is_intermediate()) groups.emplace_back();
+    groups.back().push_back(r);
+  }
+  return groups;
+}
+
 std::vector<double> column_values(const EvaluationRecord& record, const pareto::Objectives& objectives) {
   std::vector<double> values;
   for (const auto& o : objectives.list) values.push_back(record.column(o.column()));
@@ -267,8 +281,9 @@ void RunDirectoryWriter::flush() const {
       {"parameters", info_.parameter_names},
       {"hv_axis", info_.hv_axis},
       {"log_floor", info_.log_floor},
-      {"evaluations", records_.size()},
+      {"evaluations", evaluation_count(records_)},
       {"failed", std::count_if(records_.begin(), records_.end(), [](const auto& r) { return !r.ok(); })},
+      {"intermediate_results", records_.size() - static_cast<std::size_t>(evaluation_count(records_))},
       {"hypervolume", json_number(hv_history_.empty() ? 0.0 : hv_history_.back())},
       {"hv_history", hv},
       {"front", front_json}};
@@ -303,9 +318,9 @@ RunData read_run_directory(const std::string& directory) {
       data.info.hv_axis = s.at("hv_axis").get<std::string>();
       data.info.log_floor = s.value("log_floor", 1e-2);
       for (const auto& h : s.at("hv_history")) data.hv_history.push_back(number_from_json(h, "hv_history"));
-      static const std::vector<std::string> own = {"problem",     "method",     "seed",      "parameters",  "reference",
-                                                   "objectives",  "hv_axis",    "log_floor", "evaluations", "failed",
-                                                   "hypervolume", "hv_history", "front"};
+      static const std::vector<std::string> own = {
+          "problem",   "method",      "seed",   "parameters",  "reference",  "objectives", "hv_axis",
+          "log_floor", "evaluations", "failed", "hypervolume", "hv_history", "front",      "intermediate_results"};
       for (const auto& [key, value] : s.items())
         if (std::find(own.begin(), own.end(), key) == own.end()) data.info.extra[key] = value;
     } catch (const nlohmann::json::exception& e) {

@@ -46,12 +46,34 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   // Completed evaluations reach the proposer (and on_complete) in completion order, whoever
   // completed them: stored ones are reused as they are, never re-run.
   std::size_t told = 0;
+  int evaluations_told = 0;  // of them, the evaluations of their own (not intermediate results)
   const auto catch_up = [&] {
     const auto records = storage_.completed();
     for (; told < records.size(); ++told) {
       proposer_.tell(records[told]);
       on_complete(records[told]);
+      evaluations_told += records[told].is_intermediate() ? 0 : 1;
     }
+  };
+  // Trials counted against the budget: every one but the intermediate results.
+  const auto proposed_evaluations = [&] {
+    return static_cast<int>(std::count_if(storage_.trials().begin(), storage_.trials().end(),
+                                          [](const Trial& t) { return !t.record.is_intermediate(); }));
+  };
+  // An evaluation's intermediate results, stored after it as completed trials of their own (phase
+  // epoch, the evaluation's seed), under the proposal lock so that the explorer state is kept.
+  const auto record_intermediate = [&](const EvaluationRecord& stored, std::vector<EvaluationRecord> results) {
+    const auto lock = timed(outcome.lock_wait_seconds, [&] { return storage_.lock_proposals(); });
+    timed(outcome.storage_seconds, [&] {
+      storage_.refresh();
+      const nlohmann::json state = storage_.explorer_state();
+      for (EvaluationRecord& r : results) {
+        r.phase = kIntermediatePhase;
+        r.seed = stored.seed;
+        r.message = "measured during evaluation " + std::to_string(stored.id);
+        storage_.finish_trial(storage_.begin_trial(r.phase, r.params, r.seed, state), r, state);
+      }
+    });
   };
   // The explorer state (ask counter, GP warm start) as the study holds it: restored once from a
   // single-writer store, before every ask from a shared one (another worker may have asked since).
@@ -155,7 +177,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
     const bool leaving = settings_.max_evaluations > 0 && started >= settings_.max_evaluations;
     return outcome.interrupted_signal != 0 || outcome.stopped || leaving;
   };
-  const auto completed = [&] { return static_cast<int>(told); };
+  const auto completed = [&] { return evaluations_told; };
   const auto budget = [&] {
     return settings_.budget_from_study ? storage_.run_info().extra.value("budget", settings_.budget) : settings_.budget;
   };
@@ -183,7 +205,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
         start(trial);
         continue;
       }
-      if (exhausted || static_cast<int>(storage_.trials().size()) >= budget()) break;
+      if (exhausted || proposed_evaluations() >= budget()) break;
       const std::size_t proposed = storage_.trials().size();
       const bool unlocked_ask = unlocked_asks_left > 0;
       if (unlocked_ask) lock.reset();
@@ -239,8 +261,12 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
       record.phase = t.record.phase;
       record.params = t.record.params;
       record.seed = t.record.seed;
-      timed(outcome.storage_seconds, [&] { storage_.finish_trial(d.trial, record, proposer_.state()); });
+      std::vector<EvaluationRecord> intermediate = std::move(record.intermediate);
+      record.intermediate.clear();
+      const EvaluationRecord stored =
+          timed(outcome.storage_seconds, [&] { return storage_.finish_trial(d.trial, record, proposer_.state()); });
       ++outcome.recorded;
+      if (stored.ok() && !intermediate.empty()) record_intermediate(stored, std::move(intermediate));
       catch_up();
       if (should_stop && should_stop()) outcome.stopped = true;
     }

@@ -246,3 +246,10 @@ TEST_CASE("random points of the supported range: finite, and nondecreasing in th
     CHECK(std::isfinite(general));
   }
 }
+
+TEST_CASE("dpsgd_steps: round(n / lot) steps an epoch, at least one") {
+  CHECK(dpsgd_steps(60000, 256, 5) == 5 * 234);  // 234.375 rounds down
+  CHECK(dpsgd_steps(1000, 3, 2) == 2 * 333);
+  CHECK(dpsgd_steps(1000, 400, 7) == 7 * 3);  // 2.5 rounds away from zero
+  CHECK(dpsgd_steps(100, 300, 3) == 3);       // a lot above n: still one step an epoch
+}

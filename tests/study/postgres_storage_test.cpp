@@ -88,6 +88,41 @@ std::string in_schema(const std::string& uri, const std::string& schema) {
 
 }  // namespace
 
+TEST_CASE("postgres: every epoch as an observation, as on SQLite; with two workers each result follows its evaluation") {
+  const std::string uri = server();
+  TempRoot root("dpareto-pg-epochs-");
+  const auto dir = root.dir("runs");
+  const std::string name = fresh_name("epochs");
+  const std::string common =
+      "explore --problem synthetic-logreg-sgd --set observe=every-epoch --set repeats=1 --set max_epochs=6 "
+      "--set train_subset=400 --seed 5 --init 4 --budget 7 ";
+  const CliRun sqlite = run_cli(common + "--study " + (dir / "s.db").string() + " --out " + (dir / "sqlite").string());
+  REQUIRE_MESSAGE(sqlite.status == 0, sqlite.output);
+  const CliRun pg = run_cli(common + "--study " + uri + " --study-name " + name + " --out " + (dir / "pg").string());
+  REQUIRE_MESSAGE(pg.status == 0, pg.output);
+  CHECK(without_timings(read_text(dir / "sqlite" / "evaluations.csv")) ==
+        without_timings(read_text(dir / "pg" / "evaluations.csv")));
+  const CliRun two = run_cli(common + "--workers 2 --study " + uri + " --study-name " + name + "-2 --out " +
+                             (dir / "two").string());
+  REQUIRE_MESSAGE(two.status == 0, two.output);
+  const auto run = read_run_directory((dir / "two").string());
+  CHECK(evaluation_count(run.records) == 7);
+  int results = 0;
+  for (const auto& group : grouped_by_evaluation(run.records)) {
+    REQUIRE_FALSE(group.front().is_intermediate());
+    for (std::size_t k = 1; k < group.size(); ++k) {
+      ++results;
+      CHECK(group[k].message == "measured during evaluation " + std::to_string(group.front().id));
+      CHECK(group[k].params[0] == static_cast<double>(k));  // epochs 1, 2, ... of that training
+      CHECK(std::vector<double>(group[k].params.begin() + 1, group[k].params.end()) ==
+            std::vector<double>(group.front().params.begin() + 1, group.front().params.end()));
+      CHECK(group[k].epsilon < group.front().epsilon);
+    }
+  }
+  CHECK(results > 0);
+  CHECK(static_cast<int>(run.records.size()) == 7 + results);
+}
+
 TEST_CASE("postgres: one process on PostgreSQL makes exactly the evaluations of one process on SQLite") {
   const std::string uri = server();
   TempRoot root("dpareto-pg-same-");

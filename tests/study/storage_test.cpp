@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -200,4 +201,71 @@ TEST_CASE("storage: a trial left running is evaluated again only when its claim 
   CHECK(storage.restarts.count(theirs) == 0);
   CHECK(storage.trials().at(static_cast<std::size_t>(mine)).record.status == EvaluationStatus::ok);
   CHECK(storage.trials().at(static_cast<std::size_t>(theirs)).record.status == EvaluationStatus::running);
+}
+
+namespace {
+
+// An evaluation of x that also measured the settings x − 0.5 and x − 0.25 on the way (issue 18 item
+// 2's earlier epochs), with ε growing towards the final one.
+EvaluationRecord square_with_earlier_results(const std::vector<double>& p, std::uint64_t seed) {
+  EvaluationRecord r = square(p, seed);
+  for (const double back : {0.5, 0.25}) {
+    EvaluationRecord& i = r.intermediate.emplace_back(square({p[0] - back}, seed));
+    i.params = {p[0] - back};
+    i.epsilon = r.epsilon * (1 - back);
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("runner: intermediate results are stored after their evaluation and count against no budget") {
+  const auto sqlite = (std::filesystem::temp_directory_path() / "dpareto-intermediate-test.db").string();
+  std::filesystem::remove(sqlite);
+  for (const std::string& location : {std::string("memtest://intermediate"), sqlite}) {
+    CAPTURE(location);
+    {
+      auto storage = open_or_create_study(location, identity_of("toy"), one_parameter(), {{"method", "random"}}, true);
+      SequenceProposer proposer;
+      StudyRunner runner(*storage, proposer, square_with_earlier_results, {3, 1, 3, true});
+      std::vector<EvaluationRecord> seen;
+      runner.run([&](const EvaluationRecord& r) { seen.push_back(r); });
+      REQUIRE(seen.size() == 9);  // 3 evaluations of the budget, each followed by its 2 results
+      CHECK(evaluation_count(seen) == 3);
+      CHECK(proposer.told.size() == 9);
+      for (int e = 0; e < 3; ++e) {
+        const auto& evaluation = seen[static_cast<std::size_t>(3 * e)];
+        CHECK_FALSE(evaluation.is_intermediate());
+        CHECK(evaluation.params == std::vector<double>{static_cast<double>(e)});
+        for (int k = 1; k <= 2; ++k) {
+          const auto& result = seen[static_cast<std::size_t>(3 * e + k)];
+          CHECK(result.is_intermediate());
+          CHECK(result.ok());
+          CHECK(result.id == evaluation.id + k);
+          CHECK(result.seed == evaluation.seed);  // the evaluation's own training produced it
+          CHECK(result.params == std::vector<double>{e - (k == 1 ? 0.5 : 0.25)});
+          CHECK(result.epsilon == doctest::Approx(evaluation.epsilon * (k == 1 ? 0.5 : 0.75)));
+          CHECK(result.message == "measured during evaluation " + std::to_string(evaluation.id));
+        }
+      }
+      const auto groups = grouped_by_evaluation(storage->completed());
+      REQUIRE(groups.size() == 3);
+      CHECK(groups[1].size() == 3);
+    }
+    // A resume to a larger budget runs only the evaluations missing from it.
+    auto storage = open_or_create_study(location, identity_of("toy"), one_parameter(), {{"method", "random"}}, false);
+    SequenceProposer proposer;
+    int evaluated = 0;
+    StudyRunner runner(*storage, proposer,
+                       [&](const std::vector<double>& p, std::uint64_t seed) {
+                         ++evaluated;
+                         return square_with_earlier_results(p, seed);
+                       },
+                       {4, 1, 3, true});
+    runner.run([](const EvaluationRecord&) {});
+    CHECK(evaluated == 1);
+    CHECK(evaluation_count(storage->completed()) == 4);
+    CHECK(storage->completed().size() == 12);
+  }
+  std::filesystem::remove(sqlite);
 }

@@ -30,6 +30,10 @@ class Explorer : public Proposer {
   // while any of kReferenceDraws random draws lies within it: it cannot improve the hypervolume.
   Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed, EpsilonOracle epsilon = {});
   static constexpr int kReferenceDraws = 1000;
+  // The GPs see every evaluation but at most this many observations in all: intermediate results
+  // (every epoch of every training, issue 18 item 2) are thinned evenly to fit. The front and the
+  // improvement region use every observation.
+  static constexpr int kMaxGpObservations = 512;
 
   // Besides the ask counter: the BO ask counter and every GP's hyperparameters (the warm start of
   // the next fit), as "<column>_theta": epsilon_theta, utility_theta, ...
@@ -54,6 +58,8 @@ class Explorer : public Proposer {
  private:
   std::optional<Suggestion> ask_bo(const std::vector<space::Params>& pending, Rng& rng);
   void build_region(const std::vector<space::Params>& pending);
+  // The observations the GPs are fitted on (kMaxGpObservations).
+  std::vector<Observation> gp_observations() const;
   std::vector<ExactObjective> exact_objectives() const;
   // Known ε: the setting's ε is within the ε reference (always true without known ε).
   bool within_reference(const space::Params& params) const;

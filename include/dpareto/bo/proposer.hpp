@@ -24,6 +24,7 @@ struct Observation {
   space::Params params;
   bool ok = false;
   std::vector<double> values;  // ok: one per objective, as its record column holds it (epsilon, utility, ...)
+  bool intermediate = false;  // measured during another evaluation (a training's earlier epoch): no proposal of its own
 };
 
 // Timing breakdown of ask() (seconds, cumulative); zero for the baselines.
@@ -62,6 +63,8 @@ class Proposer {
   // A random setting not yet seen (uniform, or from the space's priors).
   space::Params random_unseen(const std::vector<space::Params>& pending, Rng& rng, bool from_prior) const;
   int ok_count() const;
+  // The told observations that were proposals of their own (not intermediate results).
+  int evaluation_count() const;
   std::uint64_t seed() const { return seed_; }
 
   AskTimings timings_;

@@ -20,6 +20,7 @@
 #include <Eigen/Core>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -59,8 +60,13 @@ long long training_steps(const TrainConfig& config, int n);
 privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta,
                                         privacy::AccountantKind accountant = privacy::AccountantKind::rdp);
 
+// Called with the parameters after each epoch e < config.epochs. No step depends on the epoch count,
+// so they are exactly what a run of `e` epochs from the same seed returns (issue 18 item 2).
+using EpochObserver = std::function<void(int epoch, const Eigen::VectorXf& params)>;
+
 // Runs the optimizer from net.initial_parameters; initialization comes from `seed`; lots and noise
 // from `seed` too or, when config.noise_key is set, from the ChaCha20 keystream under it.
-TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed);
+TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed,
+                  const EpochObserver& after_epoch = {});
 
 }  // namespace dpareto::learn

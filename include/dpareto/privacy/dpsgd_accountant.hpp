@@ -31,6 +31,10 @@ std::vector<double> default_orders();
 // it for ε in [0.01, 0.1] (tests/privacy/search_orders_test.cpp).
 std::vector<double> search_orders();
 
+// Steps of DP-SGD over `epochs` passes of `examples` in lots of `lot`: round(examples / lot) per
+// epoch, at least 1 (DPareto Alg. 3; the one count that training and every accounting of it share).
+long long dpsgd_steps(long long examples, long long lot, long long epochs);
+
 // RDP curve of T steps of the subsampled Gaussian (q = sampling rate or γ = m/n), at each order.
 // Throws InputError for q outside [0, 1], σ <= 0 (or not finite), negative steps, an order <= 1.
 std::vector<double> dpsgd_rdp(Sampling sampling, double q, double sigma, long long steps,

@@ -14,7 +14,10 @@
 // (`parameter`, the default, or `calibrated`: issue 18 item 3, ε as an input — the fourth
 // parameter becomes target_epsilon on [epsilon_min, epsilon_max], default [0.001, 10], log scale, and
 // each evaluation trains with the least noise multiplier whose ε by the accountant meets the
-// target, so a front over chosen ε values is one search over the other hyperparameters).
+// target, so a front over chosen ε values is one search over the other hyperparameters); observe
+// (`final`, the default, or `every-epoch`: issue 18 item 2 — each repeat's test accuracy after every
+// epoch e < E is kept, and the evaluation reports them as intermediate results of the setting with
+// epochs = e, each with its own ε).
 #include <memory>
 
 #include "dpareto/learn/dp_optimizer.hpp"
@@ -90,6 +93,7 @@ class DpTrainingProblem : public Problem {
   privacy::Sampling sampling_ = privacy::Sampling::poisson;
   privacy::AccountantKind accountant_ = privacy::kDefaultAccountant;
   bool noise_calibrated_ = false;
+  bool every_epoch_ = false;  // observe=every-epoch: each epoch's utility is an intermediate result
   DataRoles roles_;
   DataIdentity identity_;
   std::map<std::string, std::string> settings_;

@@ -7,6 +7,12 @@
 // The command runs once per evaluation and prints one JSON object on stdout:
 //   {"epsilon": 1.2, "utility": 0.91}   (optional: "utility_min", "utility_max", "delta"; extra keys
 //   are ignored; NaN/Infinity as Python's json module writes them are accepted and judged).
+// It may add results measured on the way (issue 18 item 2: a training's earlier epochs), each the
+// result of another setting that it names by the parameters that differ:
+//   "intermediate": [{"epochs": 1, "epsilon": 0.4, "utility": 0.81}, {"epochs": 2, ...}, ...]
+// (each: "utility", "epsilon" unless a known_epsilon declaration accounts it, optional "utility_min"
+// and "utility_max", every other key a parameter with its value in its domain). In order of
+// training, their ε may not decrease nor exceed the final one; a bad one fails the evaluation.
 // Its stderr goes to a per-evaluation log file. A non-zero exit, a signal, a timeout (the whole
 // process group is killed: SIGTERM, then SIGKILL after 1 s), unparseable output, or invalid values
 // make a failed evaluation whose message says why. The command dies with dpareto (parent-death
@@ -52,6 +58,12 @@ class ExternalCommandProblem : public Problem {
     std::string message;  // why it failed
     double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0;
     bool epsilon_printed = false, delta_printed = false;
+    // "intermediate": each result with the parameters it names, by name (resolved by run()).
+    struct Printed {
+      std::vector<std::pair<std::string, double>> setting;
+      IntermediateResult result;  // params filled by run()
+    };
+    std::vector<Printed> intermediate;
   };
 
   // Throws InputError (naming options.source) for an empty or badly quoted template, or a
@@ -89,6 +101,10 @@ class ExternalCommandProblem : public Problem {
   // A successful output under a known_epsilon declaration: ε and δ by the declaration, or a failure
   // when the output's own disagree.
   void account_declared(const space::Params& params, Output& out) const;
+  // The settings of the output's intermediate results: `params` with the parameters each names (a
+  // failure naming the result when a name is no parameter, a value outside its domain, or the
+  // setting is `params` itself).
+  void resolve_intermediate(const space::Params& params, Output& out) const;
   // The piece of a placeholder {name}: a parameter, seed, seed32 or worker (InputError otherwise).
   Piece placeholder(const std::string& name) const;
 

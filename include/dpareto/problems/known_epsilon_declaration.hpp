@@ -42,5 +42,9 @@ struct KnownEpsilonDeclaration {
 KnownEpsilonDeclaration parse_known_epsilon(const nlohmann::json& declaration, const space::Space& space,
                                             const std::string& source);
 nlohmann::json known_epsilon_to_json(const KnownEpsilonDeclaration& declaration, const space::Space& space);
+// A declaration as a problem's settings record it (known_epsilon_to_json's text), read back with
+// parse_known_epsilon's checks (text that is no JSON is refused as not an object).
+KnownEpsilonDeclaration parse_recorded_known_epsilon(const std::string& text, const space::Space& space,
+                                                     const std::string& source);
 
 }  // namespace dpareto::problems

@@ -21,12 +21,24 @@ struct ReferenceSpec {
   double log_floor = 1e-2;  // epsilon below this counts as this on the log axis
 };
 
+// A result measured on the way to the final one (issue 18 item 2): after epoch e of a training, the
+// setting with epochs = e, which a run of e epochs from the same seed would have returned. Its delta
+// is its evaluation's.
+struct IntermediateResult {
+  space::Params params;
+  std::optional<double> epsilon;  // where the oracle measured none, Problem::evaluate's privacy(params)
+  double utility = 0;
+  double utility_min = 0;
+  double utility_max = 0;
+};
+
 // What a utility oracle measured: the mean over repeats and its extremes (DPareto Fig. 7).
 struct UtilityResult {
   double utility = 0;
   double utility_min = 0;
   double utility_max = 0;
-  std::string message;  // e.g. "diverged (NaN loss) in 2 of 10 repeats"
+  std::string message;                           // e.g. "diverged (NaN loss) in 2 of 10 repeats"
+  std::vector<IntermediateResult> intermediate;  // in order of training, each before the final result
 };
 
 // One evaluated setting. `ok == false` is a failed evaluation: `message` says why; it never
@@ -40,7 +52,13 @@ struct Evaluation {
   double utility_max = 0;
   double seconds = 0;
   std::string message;
+  std::vector<IntermediateResult> intermediate;  // ok only: the results measured on the way
 };
+
+// Why an evaluation's intermediate results cannot be observations ("" when they can): a utility
+// outside [0, 1] or its own range, a NaN or negative epsilon, or an epsilon below an earlier one's
+// (privacy only accumulates over a training) or above the final result's.
+std::string intermediate_results_problem(const Evaluation& evaluation);
 
 // The mean of repeated utilities, kept inside [lo, hi] (their min and max): summing n equal values
 // and dividing by n can land an ulp outside them, which Problem::evaluate would reject.

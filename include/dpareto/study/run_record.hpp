@@ -19,9 +19,13 @@
 
 namespace dpareto::study {
 
+// The phase of a result measured during another evaluation (issue 18 item 2: a training's earlier
+// epochs). Such records cost no evaluation of their own: budgets and evaluation counts skip them.
+inline constexpr const char* kIntermediatePhase = "epoch";
+
 struct EvaluationRecord {
   int id = 0;                                          // 1-based, in order of completion
-  std::string phase;                                   // init | bo | random | grid
+  std::string phase;                                   // init | bo | random | grid | epoch
   EvaluationStatus status = EvaluationStatus::failed;  // ok once an evaluation measured it
   std::vector<double> params;                          // in RunInfo::parameter_names order
   double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0, seconds = 0;
@@ -29,7 +33,12 @@ struct EvaluationRecord {
   std::string message;
   std::uint64_t seed = 0;  // the seed the utility oracle received
 
+  // From an evaluator, before it is stored: the results measured on the way (phase epoch, ok), which
+  // the study runner stores as records of their own.
+  std::vector<EvaluationRecord> intermediate;
+
   bool ok() const { return status == EvaluationStatus::ok; }
+  bool is_intermediate() const { return phase == kIntermediatePhase; }
   double error() const { return 1.0 - utility; }
   // An objective column by name: a named field above, else `further` (Error if it has none).
   double column(const std::string& name) const;
@@ -51,6 +60,12 @@ struct RunInfo {
   double log_floor = 1e-2;
   nlohmann::json extra = nlohmann::json::object();  // acquisition, init, budget, problem settings...
 };
+
+// The records that are evaluations of their own (not intermediate results).
+int evaluation_count(const std::vector<EvaluationRecord>& records);
+// The records in groups, one per evaluation: it and the intermediate results recorded after it (a
+// study stores them right after their evaluation). Leading intermediate results form a group alone.
+std::vector<std::vector<EvaluationRecord>> grouped_by_evaluation(const std::vector<EvaluationRecord>& records);
 
 // Hypervolume of the ok records' objective points under RunInfo's reference and axis.
 double run_hypervolume(const RunInfo& info, const std::vector<EvaluationRecord>& records);

@@ -1,0 +1,131 @@
+// bench_hv_by_training_time: hypervolume against cumulative training seconds for two arms of runs
+// (issue 18 item 2: explorations with observe=final against observe=every-epoch). Reads run
+// directories; prints, per pair of runs (the i-th of each arm, same seed), the hypervolume the first
+// arm reached with all its evaluations, the training seconds and evaluations the second arm needed to
+// reach it, and their ratio to the first arm's; then the mean ratio, and both arms' mean hypervolume
+// at fractions of the first arm's mean training time. Training seconds are the evaluations' own
+// `seconds` (intermediate results cost none). Asserts nothing.
+// Usage: bench_hv_by_training_time [--hv-axis linear|log] RUN_DIR... -- RUN_DIR...
+// (--hv-axis: the axis of every run's hypervolume; default each run's own).
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dpareto/study/run_record.hpp"
+
+using namespace dpareto;
+
+namespace {
+
+// One run's hypervolume after each evaluation (with its intermediate results) against the training
+// seconds spent so far.
+struct Curve {
+  std::string directory;
+  std::vector<double> seconds, hypervolume;
+};
+
+Curve curve_of(const std::string& directory, const std::string& hv_axis) {
+  auto run = study::read_run_directory(directory);
+  if (!hv_axis.empty()) run.info.hv_axis = hv_axis;
+  Curve c{directory, {}, {}};
+  std::vector<study::EvaluationRecord> so_far;
+  double spent = 0;
+  for (const auto& group : study::grouped_by_evaluation(run.records)) {
+    for (const auto& r : group) spent += r.seconds;
+    so_far.insert(so_far.end(), group.begin(), group.end());
+    c.seconds.push_back(spent);
+    c.hypervolume.push_back(study::run_hypervolume(run.info, so_far));
+  }
+  return c;
+}
+
+// The hypervolume after the last evaluation that finished within `seconds` (0 before the first).
+double hypervolume_at(const Curve& c, double seconds) {
+  const auto after = std::upper_bound(c.seconds.begin(), c.seconds.end(), seconds);
+  return after == c.seconds.begin() ? 0.0 : c.hypervolume[static_cast<std::size_t>(after - c.seconds.begin()) - 1];
+}
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<Curve> first, second;
+  bool after_separator = false;
+  std::string hv_axis;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--") {
+        after_separator = true;
+        continue;
+      }
+      if (arg == "--hv-axis" && i + 1 < argc) {
+        hv_axis = argv[++i];
+        if (hv_axis != "linear" && hv_axis != "log")
+          throw std::runtime_error("--hv-axis " + hv_axis + ": expected linear or log");
+        continue;
+      }
+      (after_separator ? second : first).push_back(curve_of(arg, hv_axis));
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_hv_by_training_time: %s\n", e.what());
+    return 2;
+  }
+  if (first.empty() || first.size() != second.size()) {
+    std::fprintf(stderr, "usage: bench_hv_by_training_time RUN_DIR... -- RUN_DIR... (as many on each side)\n");
+    return 2;
+  }
+  for (const auto* arm : {&first, &second})
+    for (const auto& c : *arm)
+      if (c.seconds.empty()) {
+        std::fprintf(stderr, "bench_hv_by_training_time: %s has no evaluation\n", c.directory.c_str());
+        return 2;
+      }
+  std::printf(
+      "pair  first: evaluations  training s  HV  | second reaches that HV after: evaluations  training s  "
+      "| seconds ratio  evaluations ratio\n");
+  std::vector<double> second_ratios, evaluation_ratios, totals;
+  int unreached = 0;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    const Curve &a = first[i], &b = second[i];
+    const double target = a.hypervolume.back();
+    totals.push_back(a.seconds.back());
+    const auto reached =
+        std::find_if(b.hypervolume.begin(), b.hypervolume.end(), [&](double h) { return h >= target; });
+    std::printf("%4zu  %19zu  %10.1f  %.4f | ", i + 1, a.seconds.size(), a.seconds.back(), target);
+    if (reached == b.hypervolume.end()) {
+      ++unreached;
+      std::printf("not reached (best %.4f after %zu evaluations, %.1f s)\n", b.hypervolume.back(), b.seconds.size(),
+                  b.seconds.back());
+      continue;
+    }
+    const auto at = static_cast<std::size_t>(reached - b.hypervolume.begin());
+    second_ratios.push_back(b.seconds[at] / a.seconds.back());
+    evaluation_ratios.push_back(static_cast<double>(at + 1) / static_cast<double>(a.seconds.size()));
+    std::printf("%41zu  %10.1f | %13.3f  %17.3f\n", at + 1, b.seconds[at], second_ratios.back(),
+                evaluation_ratios.back());
+  }
+  std::printf(
+      "mean over the %zu pair(s) where the second arm reached the first's hypervolume: training seconds "
+      "%.3f of the first arm's, evaluations %.3f; not reached in %d\n",
+      second_ratios.size(), mean(second_ratios), mean(evaluation_ratios), unreached);
+  std::printf("\nmean hypervolume at a share of the first arm's mean training time (%.1f s)\nshare  first   second\n",
+              mean(totals));
+  for (int tenth = 1; tenth <= 10; ++tenth) {
+    const double seconds = mean(totals) * tenth / 10.0;
+    std::vector<double> ha, hb;
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      ha.push_back(hypervolume_at(first[i], seconds));
+      hb.push_back(hypervolume_at(second[i], seconds));
+    }
+    std::printf("%5.1f  %.4f  %.4f\n", tenth / 10.0, mean(ha), mean(hb));
+  }
+  return 0;
+}
