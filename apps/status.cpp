@@ -39,9 +39,13 @@ nlohmann::json study_status(const study::Storage& s, double grace_seconds) {
                                                                     : "lost"}});
   std::vector<double> hv_history;
   std::vector<study::EvaluationRecord> so_far;
-  for (const auto& r : completed) {
+  for (const auto& r : completed) {  // after each evaluation, with its intermediate results
     so_far.push_back(r);
-    hv_history.push_back(study::run_hypervolume(s.run_info(), so_far));
+    const double hv = study::run_hypervolume(s.run_info(), so_far);
+    if (r.is_intermediate() && !hv_history.empty())
+      hv_history.back() = hv;
+    else
+      hv_history.push_back(hv);
   }
   // Throughput over the completions so far (first start to last finish), and the time left at that rate.
   double first_start = INFINITY, last_finish = -INFINITY;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "dpareto/core/error.hpp"
@@ -19,6 +20,41 @@ std::string number_text(double value, int digits) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*g", digits, value);
   return buf;
+}
+
+// What sets a run apart beyond its method and seed: `--known-epsilon`, the acquisition and the
+// problem options (host settings aside), by name.
+std::map<std::string, std::string> variant_of(const LabelledRun& run) {
+  std::map<std::string, std::string> variant;
+  const auto& extra = run.data.info.extra;
+  if (extra.value("known_epsilon", false)) variant["known ε"] = "";
+  if (const auto a = extra.find("acquisition"); a != extra.end() && a->is_string())
+    variant["acquisition"] = a->get<std::string>();
+  if (const auto o = extra.find("problem_options"); o != extra.end() && o->is_object())
+    for (const auto& [key, value] : o->items())
+      if (key != "data_dir" && key != "threads")
+        variant[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  return variant;
+}
+
+// Each run's method, with ", name=value" for every variant entry the runs do not all share (so that
+// two arms of one method are two groups, named by what differs).
+std::vector<std::string> methods_of(const std::vector<LabelledRun>& runs) {
+  std::vector<std::map<std::string, std::string>> variants;
+  std::map<std::pair<std::string, std::string>, std::size_t> holders;  // (name, value) -> runs holding it
+  for (const auto& run : runs) {
+    variants.push_back(variant_of(run));
+    for (const auto& entry : variants.back()) ++holders[entry];
+  }
+  std::vector<std::string> methods;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    std::string method = runs[i].data.info.method == "grid" ? "grid of " + std::to_string(runs[i].data.records.size())
+                                                            : runs[i].data.info.method;
+    for (const auto& entry : variants[i])
+      if (holders[entry] < runs.size()) method += ", " + entry.first + (entry.second.empty() ? "" : "=" + entry.second);
+    methods.push_back(method);
+  }
+  return methods;
 }
 
 std::string reference_text(const study::RunInfo& info) {
@@ -64,14 +100,14 @@ GnuplotScript hv_figure(const std::vector<LabelledRun>& runs, const HvFigureOpti
       throw InputError(run.directory + "/summary.json: empty hv_history (the run has no evaluations)");
 
   // Groups: runs with the same (problem, method), in order of first appearance; grids of different
-  // sizes are different methods, not seeds of one ("grid of 243").
+  // sizes are different methods, not seeds of one ("grid of 243"), and so are runs whose options
+  // differ (methods_of).
   std::vector<std::pair<std::string, std::string>> keys;
   std::vector<std::vector<const LabelledRun*>> groups;
-  for (const auto& run : runs) {
-    const std::string method = run.data.info.method == "grid"
-                                   ? "grid of " + std::to_string(run.data.records.size())
-                                   : run.data.info.method;
-    const std::pair<std::string, std::string> key{run.data.info.problem, method};
+  const auto methods = methods_of(runs);
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const LabelledRun& run = runs[r];
+    const std::pair<std::string, std::string> key{run.data.info.problem, methods[r]};
     const auto it = std::find(keys.begin(), keys.end(), key);
     if (it == keys.end()) {
       keys.push_back(key);

@@ -227,8 +227,15 @@ void RunDirectoryWriter::add(const EvaluationRecord& record) {
     throw Error("run record " + std::to_string(record.id) + " has " + std::to_string(record.params.size()) +
                 " parameters, expected " + std::to_string(info_.parameter_names.size()));
   records_.push_back(record);
-  hv_history_.push_back(run_hypervolume(info_, records_));
+  record_hypervolume(record, run_hypervolume(info_, records_));
   flush();
+}
+
+void RunDirectoryWriter::record_hypervolume(const EvaluationRecord& record, double hv) {
+  if (record.is_intermediate() && !hv_history_.empty())
+    hv_history_.back() = hv;  // the evaluation's entry, with its intermediate results
+  else
+    hv_history_.push_back(hv);
 }
 
 void RunDirectoryWriter::add_many(const std::vector<EvaluationRecord>& records) {
@@ -252,7 +259,7 @@ void RunDirectoryWriter::add_many(const std::vector<EvaluationRecord>& records) 
         front = pareto::pareto_front(front);
       }
     }
-    hv_history_.push_back(hv);
+    record_hypervolume(r, hv);
   }
   flush();
 }

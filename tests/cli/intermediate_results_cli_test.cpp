@@ -63,6 +63,9 @@ TEST_CASE("explore: an oracle's intermediate results are epoch rows, outside the
   CHECK(results == static_cast<int>(run.records.size()) - 6);
   CHECK(first.output.find("6 evaluations (0 failed, " + std::to_string(results) + " intermediate results)") !=
         std::string::npos);
+  // One hypervolume per evaluation (with its results), the last that of every row.
+  CHECK(summary.at("hv_history").size() == 6);
+  CHECK(summary.at("hv_history").back().get<double>() == summary.at("hypervolume").get<double>());
   // The hypervolume counts every row: it is that of all of them.
   CHECK(summary.at("hypervolume").get<double>() ==
         doctest::Approx(dpareto::study::run_hypervolume(run.info, run.records)));

@@ -244,3 +244,22 @@ TEST_CASE("the front figure: --max-epsilon ends the axis, a pick is marked, the 
   CHECK(front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}, {}}).text().find("F1 score (higher is better)") !=
         std::string::npos);
 }
+
+TEST_CASE("hv figure: runs of one method whose options differ are two groups, named by the difference") {
+  const std::string dir = test::temp_dir("hv-variants");
+  // Seeds 1-2 observe every epoch, 3-4 the final one; all use the same acquisition (not named).
+  for (int seed = 1; seed <= 4; ++seed) {
+    const std::string run = dir + "/s" + std::to_string(seed);
+    test::write_synthetic_run(run, "dpareto", static_cast<std::uint64_t>(seed), 20);
+    auto summary = nlohmann::json::parse(std::ifstream(run + "/summary.json"));
+    summary["acquisition"] = "hvpoi";
+    summary["problem_options"] = {{"repeats", "10"}, {"data_dir", "/elsewhere/" + std::to_string(seed)}};
+    if (seed <= 2) summary["problem_options"]["observe"] = "every-epoch";
+    std::ofstream(run + "/summary.json") << summary.dump();
+  }
+  const auto text = hv_figure(load_runs({dir + "/s1", dir + "/s2", dir + "/s3", dir + "/s4"})).text();
+  CHECK(text.find("dpareto, observe=every-epoch: mean of 2 runs") != std::string::npos);
+  CHECK(text.find("dpareto: mean of 2 runs") != std::string::npos);
+  CHECK(text.find("acquisition=") == std::string::npos);  // shared by all: not named
+  CHECK(text.find("data_dir") == std::string::npos);      // a host setting
+}

@@ -4,7 +4,8 @@
 //                    (two objectives: epsilon,delta,utility,utility_min,utility_max)
 //   front.csv        the non-dominated ok rows, same columns, sorted by the first objective
 //   summary.json     {"problem","method","seed","reference","hv_axis","evaluations","hypervolume",
-//                     "hv_history","front",...} (more than two objectives: "objectives", their names)
+//                     "hv_history" (after each evaluation, with its intermediate results),"front",...}
+//                    (more than two objectives: "objectives", their names)
 // The objective columns come from the run's pareto::Objectives; records carry plain names and numbers.
 #include <cstdint>
 #include <map>
@@ -94,6 +95,8 @@ class RunDirectoryWriter {
 
  private:
   void flush() const;
+  // hv_history holds one entry per evaluation: an intermediate result updates its evaluation's.
+  void record_hypervolume(const EvaluationRecord& record, double hv);
   std::string directory_;
   RunInfo info_;
   FileLock lock_;
