@@ -24,6 +24,18 @@ space::Space dpsgd_space() {
                        {"sigma", space::Kind::continuous, space::Scale::log, 0.5, 8, {}}});
 }
 
+// The space file's declaration of the oracle's DP-SGD (60000 examples, Poisson lots).
+KnownEpsilonDeclaration declared_dpsgd() {
+  return parse_known_epsilon({{"mechanism", "dp-sgd"},
+                              {"examples", 60000},
+                              {"delta", 1e-5},
+                              {"sampling", "poisson"},
+                              {"epochs", "epochs"},
+                              {"lot_size", "batch"},
+                              {"noise_multiplier", "sigma"}},
+                             dpsgd_space(), "space.json");
+}
+
 // An oracle printing `output`, with the DP-SGD declaration when `known`.
 ExternalCommandProblem oracle(const std::string& name, const std::string& output, bool known = false) {
   const fs::path script = temp_root.dir("oracles") / (name + ".sh");
@@ -32,15 +44,7 @@ ExternalCommandProblem oracle(const std::string& name, const std::string& output
   ExternalCommandOptions options;
   options.command = script.string() + " {lr} {epochs} {batch} {sigma}";
   options.delta = 1e-5;
-  if (known)
-    options.known_epsilon = parse_known_epsilon({{"mechanism", "dp-sgd"},
-                                                 {"examples", 60000},
-                                                 {"delta", 1e-5},
-                                                 {"sampling", "poisson"},
-                                                 {"epochs", "epochs"},
-                                                 {"lot_size", "batch"},
-                                                 {"noise_multiplier", "sigma"}},
-                                                dpsgd_space(), "space.json");
+  if (known) options.known_epsilon = declared_dpsgd();
   return ExternalCommandProblem(dpsgd_space(), options);
 }
 
@@ -66,14 +70,7 @@ TEST_CASE("oracle intermediate results: the settings they name, with their epsil
 }
 
 TEST_CASE("oracle intermediate results under known_epsilon: dpareto accounts each setting's epsilon") {
-  const auto d = parse_known_epsilon({{"mechanism", "dp-sgd"},
-                                      {"examples", 60000},
-                                      {"delta", 1e-5},
-                                      {"sampling", "poisson"},
-                                      {"epochs", "epochs"},
-                                      {"lot_size", "batch"},
-                                      {"noise_multiplier", "sigma"}},
-                                     dpsgd_space(), "space.json");
+  const auto d = declared_dpsgd();
   const auto e = oracle("known", R"({"utility": 0.9, "intermediate": [{"epochs": 1, "utility": 0.8}]})", true)
                      .evaluate(kSetting, 1);
   REQUIRE_MESSAGE(e.ok, e.message);
