@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "best_of_timing.hpp"
+#include "dpareto/privacy/accountant.hpp"
 #include "dpareto/privacy/calibration.hpp"
 #include "dpareto/privacy/pld_accountant.hpp"
 
@@ -45,6 +46,25 @@ int main() {
       best_of(3, [&](int) { t_p = max_steps(AccountantKind::pld, Sampling::poisson, q, sigma, 3.0, delta); });
   std::printf("max steps, q=%g sigma=%g target (3, %g): RDP %.2f ms (T = %lld), PLD %.2f ms (T = %lld)\n", q, sigma,
               delta, 1e3 * m_rdp.wall, t_r, 1e3 * m_pld.wall, t_p);
+
+  // The ε after every epoch of one run (observe=every-epoch): Adult, lot 256, σ = 1, epochs 1..31.
+  {
+    const double q_adult = 256 / 30956.0;
+    std::vector<long long> epochs;
+    for (long long e = 1; e < 32; ++e) epochs.push_back(121 * e);
+    double last_separately = 0, last_at_once = 0;
+    const auto t_separately = best_of(3, [&](int) {
+      for (long long t : epochs)
+        last_separately = dpsgd_epsilon(AccountantKind::pld, Sampling::poisson, q_adult, 1.0, t, delta).epsilon;
+    });
+    const auto t_at_once = best_of(
+        3, [&](int) { last_at_once = pld_subsampled_gaussian_epsilons(q_adult, 1.0, epochs, delta).back().epsilon; });
+    std::printf(
+        "epsilon after each of epochs 1..31, q=%g sigma=1 (121 steps an epoch): PLD separately %.1f ms, "
+        "at once %.1f ms (%.1fx; eps after 31 epochs %.6f, %.6f)\n",
+        q_adult, 1e3 * t_separately.wall, 1e3 * t_at_once.wall, t_separately.wall / t_at_once.wall, last_separately,
+        last_at_once);
+  }
 
   // The tightness table (docs/privacy.md): ε at δ = 1e-5 by RDP and by PLD with its bracket.
   std::printf("\n| setting | q | sigma | T | RDP eps | PLD eps | PLD optimistic | bracket width | h |\n");

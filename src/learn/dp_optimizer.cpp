@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
@@ -89,6 +91,18 @@ privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double
     return {std::numeric_limits<double>::infinity(), delta, 0, privacy::Conversion::improved};
   const double q = static_cast<double>(config.lot_size) / n;
   return privacy::dpsgd_epsilon(accountant, config.sampling, q, config.noise_multiplier, steps, delta);
+}
+
+std::vector<privacy::EpsilonResult> epoch_epsilons(const TrainConfig& config, int n, double delta,
+                                                   privacy::AccountantKind accountant) {
+  validate(config, n);
+  std::vector<long long> steps;
+  for (int e = 1; e < config.epochs; ++e) steps.push_back(privacy::dpsgd_steps(n, config.lot_size, e));
+  if (config.noise_multiplier == 0)
+    return std::vector<privacy::EpsilonResult>(
+        steps.size(), {std::numeric_limits<double>::infinity(), delta, 0, privacy::Conversion::improved});
+  const double q = static_cast<double>(config.lot_size) / n;
+  return privacy::dpsgd_epsilons(accountant, config.sampling, q, config.noise_multiplier, steps, delta);
 }
 
 TrainResult train(const Network& net, const Dataset& data, const TrainConfig& config, std::uint64_t seed,

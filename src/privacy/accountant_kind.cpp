@@ -30,4 +30,13 @@ EpsilonResult dpsgd_epsilon(AccountantKind kind, Sampling sampling, double q, do
   return accountant.epsilon(delta);
 }
 
+std::vector<EpsilonResult> dpsgd_epsilons(AccountantKind kind, Sampling sampling, double q, double sigma,
+                                          const std::vector<long long>& steps, double delta) {
+  if (kind == AccountantKind::pld && sampling == Sampling::poisson)
+    return pld_subsampled_gaussian_epsilons(q, sigma, steps, delta);
+  std::vector<EpsilonResult> out;
+  for (long long t : steps) out.push_back(dpsgd_epsilon(kind, sampling, q, sigma, t, delta));
+  return out;
+}
+
 }  // namespace dpareto::privacy

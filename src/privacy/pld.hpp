@@ -45,6 +45,10 @@ struct PldPower {
   long long times;
 };
 DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass);
+// compose() of the same parts for each list counts[j] (counts[j][k]: how many times plds[k]),
+// sharing each part's forward FFT: one array size for all, that of the widest window.
+std::vector<DiscretePld> compose_each(const std::vector<const DiscretePld*>& plds,
+                                      const std::vector<std::vector<long long>>& counts, double tail_mass);
 
 // δ(ε) = infinity_mass + Σ_i (1 − e^{ε − l_i})_+ mass_i, ± delta_error by `estimate`, in [0, 1].
 double pld_delta(const DiscretePld& pld, double epsilon, Estimate estimate);

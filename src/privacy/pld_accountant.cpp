@@ -41,6 +41,18 @@ double loss_scale(double q, double sigma) {
   return std::isfinite(s) ? std::min(s, 1 / sigma) : 1 / sigma;
 }
 
+// kAutoDiscretization's grid width for Poisson events {(q, σ) -> steps}.
+double automatic_discretization(const std::map<std::pair<double, double>, long long>& events) {
+  double variance = 0, range = 0, h = 1e-4;
+  for (const auto& [key, steps] : events) {
+    const double s = loss_scale(key.first, key.second);
+    h = std::min(h, s / 32);
+    variance += static_cast<double>(steps) * s * s;
+    range = std::max(range, detail::single_step_loss_range(key.first, key.second));
+  }
+  return std::max({h, 64 * std::sqrt(variance) / (1 << 21), range / (1 << 22)});
+}
+
 void check_delta(double delta) {
   if (!(delta > 0 && delta < 1)) throw InputError("delta = " + format_number(delta) + " must be in (0, 1)");
 }
@@ -112,18 +124,7 @@ const PldAccountant::Composed& PldAccountant::composed(bool optimistic) const {
     for (const auto& [key, steps] : events) precision += static_cast<double>(steps) / (key.second * key.second);
     c->mu = std::sqrt(precision);
   } else {
-    double h = discretization_;
-    if (h == kAutoDiscretization) {
-      double variance = 0, range = 0;
-      h = 1e-4;
-      for (const auto& [key, steps] : events) {
-        const double s = loss_scale(key.first, key.second);
-        h = std::min(h, s / 32);
-        variance += static_cast<double>(steps) * s * s;
-        range = std::max(range, detail::single_step_loss_range(key.first, key.second));
-      }
-      h = std::max({h, 64 * std::sqrt(variance) / (1 << 21), range / (1 << 22)});
-    }
+    const double h = discretization_ == kAutoDiscretization ? automatic_discretization(events) : discretization_;
     c->h = h;
     const Estimate estimate = optimistic ? Estimate::optimistic : Estimate::pessimistic;
     for (Neighbour direction : {Neighbour::remove, Neighbour::add}) {
@@ -213,6 +214,41 @@ PldDelta PldAccountant::delta_bracket(double epsilon) const {
   const double optimistic = pld_delta_part(epsilon, true);
   const Composed& c = composed(false);
   return {std::min(pld, rdp), optimistic, epsilon, c.exact ? 0 : c.h, pld, rdp};
+}
+
+std::vector<EpsilonResult> pld_subsampled_gaussian_epsilons(double q, double sigma, const std::vector<long long>& steps,
+                                                            double delta) {
+  check_delta(delta);
+  if (steps.empty()) return {};
+  const long long most = *std::max_element(steps.begin(), steps.end());
+  if (q == 1 || *std::min_element(steps.begin(), steps.end()) < 1) {  // closed form / the accountant's own errors
+    std::vector<EpsilonResult> out;
+    for (long long t : steps) {
+      PldAccountant accountant;
+      accountant.compose_subsampled_gaussian(Sampling::poisson, q, sigma, t);
+      out.push_back(accountant.epsilon(delta));
+    }
+    return out;
+  }
+  // Validates q and σ as compose_subsampled_gaussian does; the RDP cap of T steps is T times it.
+  const RdpCurve rdp_step(default_orders(), dpsgd_rdp(Sampling::poisson, q, sigma, 1, default_orders()));
+  if (!(q > 0)) throw InputError("sampling rate q = " + format_number(q) + " must be in (0, 1] for the PLD accountant");
+  const double h = automatic_discretization({{{q, sigma}, most}});
+  std::vector<std::vector<long long>> counts;
+  for (long long t : steps) counts.push_back({t});
+  std::vector<double> pld(steps.size(), 0.0);
+  for (Neighbour direction : {Neighbour::remove, Neighbour::add}) {
+    const detail::DiscretePld step = detail::subsampled_gaussian_pld(q, sigma, direction, Estimate::pessimistic, h);
+    const auto composed = detail::compose_each({&step}, counts, kPldTailMass);
+    for (std::size_t j = 0; j < steps.size(); ++j)
+      pld[j] = std::max(pld[j], detail::pld_epsilon(composed[j], delta, Estimate::pessimistic));
+  }
+  std::vector<EpsilonResult> out;
+  for (std::size_t j = 0; j < steps.size(); ++j) {
+    const EpsilonResult rdp = rdp_step.times(static_cast<double>(steps[j])).epsilon(delta, Conversion::improved);
+    out.push_back(pld[j] < rdp.epsilon ? EpsilonResult{pld[j], delta, kNaN, Conversion::improved} : rdp);
+  }
+  return out;
 }
 
 }  // namespace dpareto::privacy

@@ -110,17 +110,37 @@ double log_mgf(const DiscretePld& pld, double theta) {
   return std::log(sum);
 }
 
-// Chernoff bound on the relative grid index of the composed sum: above `sign` = +1 (below for −1)
-// the mass is <= tail; the best over a geometric grid of θ, stopping once the bound worsens.
-double chernoff_index(const std::vector<PldPower>& parts, double tail, int sign) {
-  const double h = parts.front().pld->h;
+// Memoized log-MGFs of the parts at θ = ±2^{k/2} (k = -12 .. 40), shared by the windows of
+// several compositions of the same parts.
+class LogMgfs {
+ public:
+  explicit LogMgfs(const std::vector<const DiscretePld*>& plds) : plds_(plds), memo_(plds.size()) {}
+  static constexpr int kLow = -12, kHigh = 40;
+  static double theta(int k) { return std::pow(2.0, k / 2.0); }
+  double at(std::size_t part, int k, int sign) {
+    auto& row = memo_[part];
+    if (row.empty()) row.assign(2 * (kHigh - kLow + 1), kNaN);
+    double& v = row[static_cast<std::size_t>(2 * (k - kLow) + (sign > 0))];
+    if (std::isnan(v)) v = log_mgf(*plds_[part], sign * theta(k));
+    return v;
+  }
+
+ private:
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<const DiscretePld*>& plds_;
+  std::vector<std::vector<double>> memo_;
+};
+
+// Chernoff bound on the relative grid index of the sum of times[i] draws of part i: above `sign` =
+// +1 (below for −1) the mass is <= tail; the best over a geometric grid of θ, stopping once the
+// bound worsens.
+double chernoff_index(LogMgfs& mgfs, double h, const std::vector<long long>& times, double tail, int sign) {
   double best = sign > 0 ? kInf : -kInf;
   int worse = 0;
-  for (int k = -12; k <= 40 && worse < 3; ++k) {
-    const double theta = std::pow(2.0, k / 2.0);
+  for (int k = LogMgfs::kLow; k <= LogMgfs::kHigh && worse < 3; ++k) {
     double cumulant = 0;
-    for (const PldPower& part : parts) cumulant += static_cast<double>(part.times) * log_mgf(*part.pld, sign * theta);
-    const double bound = sign * (cumulant - std::log(tail)) / (theta * h);
+    for (std::size_t i = 0; i < times.size(); ++i) cumulant += static_cast<double>(times[i]) * mgfs.at(i, k, sign);
+    const double bound = sign * (cumulant - std::log(tail)) / (LogMgfs::theta(k) * h);
     const bool better = sign > 0 ? bound < best : bound > best;
     if (better) {
       best = bound;
@@ -132,33 +152,57 @@ double chernoff_index(const std::vector<PldPower>& parts, double tail, int sign)
   return best;
 }
 
-}  // namespace
+// One composition's window of relative indices [lo, lo + width) and its bookkeeping.
+struct Window {
+  long long lo = 0, width = 1, shift = 0, steps = 0;
+  double log_keep_finite = 0;
+};
 
-DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
-  if (parts.empty()) throw InputError("PLD composition: nothing to compose");
-  const double h = parts.front().pld->h;
-  long long shift = 0, steps = 0;  // Σ T_k offset_k: the composed sum's absolute index at relative 0
-  double top = 0, log_keep_finite = 0, norm2 = 0;
-  for (const PldPower& part : parts) {
-    if (part.pld->h != h) throw InputError("PLD composition: parts on different grids");
-    shift += part.times * part.pld->offset;
-    steps += part.times;
-    top += static_cast<double>(part.times) * static_cast<double>(part.pld->mass.size() - 1);
-    log_keep_finite += static_cast<double>(part.times) * std::log1p(-part.pld->infinity_mass);
-    double s = 0;
-    for (double p : part.pld->mass) s += p * p;
-    norm2 = std::max(norm2, std::sqrt(s));
+Window window_of(LogMgfs& mgfs, const std::vector<const DiscretePld*>& plds, const std::vector<long long>& times,
+                 double tail_mass) {
+  const double h = plds.front()->h;
+  Window win;
+  double top = 0;
+  for (std::size_t i = 0; i < plds.size(); ++i) {
+    win.shift += times[i] * plds[i]->offset;
+    win.steps += times[i];
+    top += static_cast<double>(times[i]) * static_cast<double>(plds[i]->mass.size() - 1);
+    win.log_keep_finite += static_cast<double>(times[i]) * std::log1p(-plds[i]->infinity_mass);
   }
-  // The window of relative indices [lo, hi].
-  const double hi_bound = std::min(chernoff_index(parts, tail_mass / 2, +1), top);
-  const double lo_bound = std::max(chernoff_index(parts, tail_mass / 2, -1), 0.0);
+  const double hi_bound = std::min(chernoff_index(mgfs, h, times, tail_mass / 2, +1), top);
+  const double lo_bound = std::max(chernoff_index(mgfs, h, times, tail_mass / 2, -1), 0.0);
   const double width = std::floor(hi_bound) - std::ceil(lo_bound) + 1;
   if (!(width <= static_cast<double>(kMaxGridPoints)))
     throw InputError("PLD composition with discretization h = " + format_number(h) + " needs " + format_number(width) +
                      " grid points, more than the limit 2^27; choose a larger discretization");
-  const long long lo = static_cast<long long>(std::ceil(lo_bound));
-  const long long w = std::max(static_cast<long long>(width), 1LL);
-  const long long n = fast_size(std::max(w, 2LL));
+  win.lo = static_cast<long long>(std::ceil(lo_bound));
+  win.width = std::max(static_cast<long long>(width), 1LL);
+  return win;
+}
+
+}  // namespace
+
+std::vector<DiscretePld> compose_each(const std::vector<const DiscretePld*>& plds,
+                                      const std::vector<std::vector<long long>>& counts, double tail_mass) {
+  if (plds.empty() || counts.empty()) throw InputError("PLD composition: nothing to compose");
+  const double h = plds.front()->h;
+  double norm2 = 0;
+  for (const DiscretePld* pld : plds) {
+    if (pld->h != h) throw InputError("PLD composition: parts on different grids");
+    double s = 0;
+    for (double p : pld->mass) s += p * p;
+    norm2 = std::max(norm2, std::sqrt(s));
+  }
+  LogMgfs mgfs(plds);
+  std::vector<Window> windows;
+  long long widest = 2;
+  for (const auto& t : counts) {
+    if (t.size() != plds.size()) throw InputError("PLD composition: one count per part expected");
+    windows.push_back(window_of(mgfs, plds, t, tail_mass));
+    widest = std::max(widest, windows.back().width);
+  }
+  // One array size for all: the fastest at least as long as the widest window.
+  const long long n = fast_size(widest);
   if (n > kMaxGridPoints)
     throw InputError("PLD composition with discretization h = " + format_number(h) + " needs an FFT of " +
                      std::to_string(n) + " points, more than the limit 2^27; choose a larger discretization");
@@ -169,48 +213,77 @@ DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
   const auto plans = plans_for(n, real, spectrum);
   const double log2n = std::log2(static_cast<double>(n));
   const double coefficient_error = kFftErrorConstant * kUnitRoundoff * (log2n + 3);
-  std::vector<std::complex<double>> product(nc, 1.0);
-  std::vector<double> log_amplification(nc, 0.0);  // log a_k, summed over the parts
-  for (const PldPower& part : parts) {
+  // Each part's DFT (and log(|ẑ_k| + e), the base of a_k), once.
+  std::vector<std::vector<std::complex<double>>> spectra(plds.size());
+  std::vector<std::vector<double>> log_bounds(plds.size());
+  for (std::size_t i = 0; i < plds.size(); ++i) {
     std::fill(real, real + n, 0.0);
-    for (std::size_t i = 0; i < part.pld->mass.size(); ++i) real[i % static_cast<std::size_t>(n)] += part.pld->mass[i];
+    for (std::size_t j = 0; j < plds[i]->mass.size(); ++j) real[j % static_cast<std::size_t>(n)] += plds[i]->mass[j];
     fftw_execute_dft_r2c(plans->forward, real, spectrum);
-    const double t = static_cast<double>(part.times);
+    spectra[i].resize(nc);
+    log_bounds[i].resize(nc);
     for (std::size_t k = 0; k < nc; ++k) {
-      const std::complex<double> z(spectrum[k][0], spectrum[k][1]);
-      const double log_bound = std::log(std::abs(z) + coefficient_error);
-      log_amplification[k] += (t - 1) * log_bound;
-      // z^T by repeated squaring; most |z|^T underflow.
-      if (product[k] == 0.0 || t * log_bound < -700) {
-        product[k] = 0;
-        continue;
-      }
-      std::complex<double> power = 1, base = z;
-      for (long long e = part.times; e > 0; e >>= 1, base = times(base, base))
-        if (e & 1) power = times(power, base);
-      product[k] = times(product[k], power);
+      spectra[i][k] = {spectrum[k][0], spectrum[k][1]};
+      log_bounds[i][k] = std::log(std::abs(spectra[i][k]) + coefficient_error);
     }
   }
-  double amplification = 0;  // S, both halves of the spectrum
-  for (std::size_t k = 0; k < nc; ++k) amplification += (k == 0 ? 1 : 2) * std::exp(2 * log_amplification[k]);
-  for (std::size_t k = 0; k < nc; ++k) {
-    spectrum[k][0] = product[k].real();
-    spectrum[k][1] = product[k].imag();
-  }
-  fftw_execute_dft_c2r(plans->backward, spectrum, real);  // unnormalized: divide by n
 
-  DiscretePld out;
-  out.h = h;
-  out.offset = shift + lo;
-  out.mass.resize(static_cast<std::size_t>(w));
-  for (long long i = 0; i < w; ++i)
-    out.mass[static_cast<std::size_t>(i)] = std::max(real[(lo + i) % n] / static_cast<double>(n), 0.0);
+  std::vector<DiscretePld> out(counts.size());
+  std::vector<std::complex<double>> product(nc);
+  std::vector<double> log_amplification(nc);  // log a_k, summed over the parts
+  for (std::size_t c = 0; c < counts.size(); ++c) {
+    std::fill(product.begin(), product.end(), 1.0);
+    std::fill(log_amplification.begin(), log_amplification.end(), 0.0);
+    for (std::size_t i = 0; i < plds.size(); ++i) {
+      const long long times_i = counts[c][i];
+      const double t = static_cast<double>(times_i);
+      for (std::size_t k = 0; k < nc; ++k) {
+        const double log_bound = log_bounds[i][k];
+        log_amplification[k] += (t - 1) * log_bound;
+        // z^T by repeated squaring; most |z|^T underflow.
+        if (product[k] == 0.0 || t * log_bound < -700) {
+          product[k] = 0;
+          continue;
+        }
+        std::complex<double> power = 1, base = spectra[i][k];
+        for (long long e = times_i; e > 0; e >>= 1, base = times(base, base))
+          if (e & 1) power = times(power, base);
+        product[k] = times(product[k], power);
+      }
+    }
+    double amplification = 0;  // S, both halves of the spectrum
+    for (std::size_t k = 0; k < nc; ++k) amplification += (k == 0 ? 1 : 2) * std::exp(2 * log_amplification[k]);
+    for (std::size_t k = 0; k < nc; ++k) {
+      spectrum[k][0] = product[k].real();
+      spectrum[k][1] = product[k].imag();
+    }
+    fftw_execute_dft_c2r(plans->backward, spectrum, real);  // unnormalized: divide by n
+
+    const Window& win = windows[c];
+    DiscretePld& pld = out[c];
+    pld.h = h;
+    pld.offset = win.shift + win.lo;
+    pld.mass.resize(static_cast<std::size_t>(win.width));
+    for (long long i = 0; i < win.width; ++i)
+      pld.mass[static_cast<std::size_t>(i)] = std::max(real[(win.lo + i) % n] / static_cast<double>(n), 0.0);
+    pld.infinity_mass = -std::expm1(win.log_keep_finite);
+    pld.delta_error = tail_mass + static_cast<double>(win.steps) * coefficient_error * std::sqrt(amplification) +
+                      kFftErrorConstant * kUnitRoundoff * std::sqrt(static_cast<double>(n)) * log2n * norm2;
+  }
   fftw_free(real);
   fftw_free(spectrum);
-  out.infinity_mass = -std::expm1(log_keep_finite);
-  out.delta_error = tail_mass + static_cast<double>(steps) * coefficient_error * std::sqrt(amplification) +
-                    kFftErrorConstant * kUnitRoundoff * std::sqrt(static_cast<double>(n)) * log2n * norm2;
   return out;
+}
+
+DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
+  if (parts.empty()) throw InputError("PLD composition: nothing to compose");
+  std::vector<const DiscretePld*> plds;
+  std::vector<long long> counts;
+  for (const PldPower& part : parts) {
+    plds.push_back(part.pld);
+    counts.push_back(part.times);
+  }
+  return std::move(compose_each(plds, {counts}, tail_mass).front());
 }
 
 }  // namespace dpareto::privacy::detail

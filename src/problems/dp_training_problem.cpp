@@ -307,6 +307,11 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   u.utility_min = *std::min_element(acc.begin(), acc.end());
   u.utility_max = *std::max_element(acc.begin(), acc.end());
   u.utility = mean_within_range(acc, u.utility_min, u.utility_max);
+  // Each intermediate result's ε, by one accounting of all epoch counts (Problem::evaluate would
+  // account each separately).
+  const std::vector<privacy::EpsilonResult> epsilons =
+      every_epoch_ ? learn::epoch_epsilons(cfg, data_.train.size(), delta(), accountant_)
+                   : std::vector<privacy::EpsilonResult>{};
   for (int e = 1; e < cfg.epochs; ++e) {
     std::vector<double> at_epoch;
     for (const auto& epochs : epoch_acc)
@@ -315,6 +320,7 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
     IntermediateResult& i = u.intermediate.emplace_back();
     i.params = params;
     i.params[0] = e;
+    i.epsilon = epsilons[static_cast<std::size_t>(e - 1)].epsilon;
     i.utility_min = *std::min_element(at_epoch.begin(), at_epoch.end());
     i.utility_max = *std::max_element(at_epoch.begin(), at_epoch.end());
     i.utility = mean_within_range(at_epoch, i.utility_min, i.utility_max);

@@ -59,6 +59,10 @@ long long training_steps(const TrainConfig& config, int n);
 // q = m/n; +inf when σ = 0.
 privacy::EpsilonResult training_epsilon(const TrainConfig& config, int n, double delta,
                                         privacy::AccountantKind accountant = privacy::AccountantKind::rdp);
+// training_epsilon of the same run stopped after each epoch 1 .. config.epochs − 1, in order, by
+// one shared accounting (privacy::dpsgd_epsilons: with PLD, bounds on the full run's grid).
+std::vector<privacy::EpsilonResult> epoch_epsilons(const TrainConfig& config, int n, double delta,
+                                                   privacy::AccountantKind accountant);
 
 // Called with the parameters after each epoch e < config.epochs. No step depends on the epoch count,
 // so they are exactly what a run of `e` epochs from the same seed returns (issue 18 item 2).

@@ -57,5 +57,10 @@ std::unique_ptr<Accountant> make_accountant(AccountantKind kind);
 // AccountantKind::pld composes them in a PldAccountant (q in (0, 1], steps >= 1 for Poisson).
 EpsilonResult dpsgd_epsilon(AccountantKind kind, Sampling sampling, double q, double sigma, long long steps,
                             double delta);
+// dpsgd_epsilon(kind, ...) after each step count in `steps` of one run: PLD with Poisson sampling
+// shares one discretization and FFT (pld_subsampled_gaussian_epsilons: upper bounds on the largest
+// count's grid); otherwise each is dpsgd_epsilon's answer.
+std::vector<EpsilonResult> dpsgd_epsilons(AccountantKind kind, Sampling sampling, double q, double sigma,
+                                          const std::vector<long long>& steps, double delta);
 
 }  // namespace dpareto::privacy

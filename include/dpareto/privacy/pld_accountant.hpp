@@ -100,4 +100,14 @@ class PldAccountant final : public Accountant {
   mutable std::unique_ptr<Composed> pessimistic_, optimistic_;
 };
 
+// ε(δ) of T Poisson-subsampled Gaussian steps (rate q, noise multiplier σ) for each T in `steps`:
+// what a default PldAccountant composing T steps reports (the smaller of its PLD and RDP bounds),
+// from one discretization and one forward FFT per direction (used for the ε after every epoch of a
+// run). Every T is composed on the grid the accountant chooses for the largest T — never finer
+// than T's own — so each answer is an upper bound on the exact ε, equal to the separate accounting
+// of the largest T and within the discretization's slack (docs/privacy.md) of the others.
+// InputError as compose_subsampled_gaussian and epsilon() would raise it.
+std::vector<EpsilonResult> pld_subsampled_gaussian_epsilons(double q, double sigma, const std::vector<long long>& steps,
+                                                            double delta);
+
 }  // namespace dpareto::privacy
