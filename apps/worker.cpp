@@ -82,13 +82,13 @@ int run_worker(int argc, char** argv) {
   const bool quiet = vm["quiet"].as<bool>();
   std::cerr << "worker joined study " << storage->location() << " (" << info.problem << ", budget " << settings.budget
             << ")\n";
-  std::size_t seen = 0;
   install_stop_handlers();
-  const auto outcome = runner.run([&](const study::EvaluationRecord& r) {
-    ++seen;
-    if (!quiet && !r.is_intermediate())
-      std::cerr << "[" << r.id << "/" << storage->run_info().extra.value("budget", 0) << "] " << to_string(r.status)
-                << " epsilon " << readable_rounded_up(r.epsilon) << " utility " << readable_number(r.utility) << "\n";
+  const auto outcome = runner.run([&](std::span<const study::EvaluationRecord> records) {
+    for (const auto& r : records) {
+      if (!quiet && !r.is_intermediate())
+        std::cerr << "[" << r.id << "/" << storage->run_info().extra.value("budget", 0) << "] " << to_string(r.status)
+                  << " epsilon " << readable_rounded_up(r.epsilon) << " utility " << readable_number(r.utility) << "\n";
+    }
   });
   if (outcome.interrupted_signal) {
     std::cerr << "dpareto worker: interrupted by " << signal_name(outcome.interrupted_signal)

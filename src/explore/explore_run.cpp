@@ -41,8 +41,8 @@ ExploreRun::ExploreRun(const problems::Problem& problem, const ExploreSettings& 
 
 study::RunnerOutcome ExploreRun::run(const std::function<void(const study::RunDirectoryWriter&)>& on_record) {
   return runner_->run(
-      [&](const study::EvaluationRecord& record) {
-        writer_->add(record);
+      [&](std::span<const study::EvaluationRecord> records) {
+        writer_->add_many({records.begin(), records.end()});  // the files rewritten once
         on_record(*writer_);
       },
       [&] { return !settings_.keep_going && same_failure_from_the_start(writer_->records()); });

@@ -40,7 +40,7 @@ StudyRunner::StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluat
   if (settings_.workers < 1) throw InputError("--workers must be at least 1, got " + std::to_string(settings_.workers));
 }
 
-RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)>& on_complete,
+RunnerOutcome StudyRunner::run(const std::function<void(std::span<const EvaluationRecord>)>& on_complete,
                                const std::function<bool()>& should_stop) {
   RunnerOutcome outcome;
   // Completed evaluations reach the proposer (and on_complete) in completion order, whoever
@@ -49,11 +49,12 @@ RunnerOutcome StudyRunner::run(const std::function<void(const EvaluationRecord&)
   int evaluations_told = 0;  // of them, the evaluations of their own (not intermediate results)
   const auto catch_up = [&] {
     const auto records = storage_.completed();
+    const std::size_t first = told;
     for (; told < records.size(); ++told) {
       proposer_.tell(records[told]);
-      on_complete(records[told]);
       evaluations_told += records[told].is_intermediate() ? 0 : 1;
     }
+    if (told > first) on_complete(std::span(records).subspan(first));
   };
   // Trials counted against the budget: every one but the intermediate results.
   const auto proposed_evaluations = [&] {

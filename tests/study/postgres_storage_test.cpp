@@ -88,7 +88,8 @@ std::string in_schema(const std::string& uri, const std::string& schema) {
 
 }  // namespace
 
-TEST_CASE("postgres: every epoch as an observation, as on SQLite; with two workers each result follows its evaluation") {
+TEST_CASE(
+    "postgres: every epoch as an observation, as on SQLite; with two workers each result follows its evaluation") {
   const std::string uri = server();
   TempRoot root("dpareto-pg-epochs-");
   const auto dir = root.dir("runs");
@@ -102,8 +103,8 @@ TEST_CASE("postgres: every epoch as an observation, as on SQLite; with two worke
   REQUIRE_MESSAGE(pg.status == 0, pg.output);
   CHECK(without_timings(read_text(dir / "sqlite" / "evaluations.csv")) ==
         without_timings(read_text(dir / "pg" / "evaluations.csv")));
-  const CliRun two = run_cli(common + "--workers 2 --study " + uri + " --study-name " + name + "-2 --out " +
-                             (dir / "two").string());
+  const CliRun two =
+      run_cli(common + "--workers 2 --study " + uri + " --study-name " + name + "-2 --out " + (dir / "two").string());
   REQUIRE_MESSAGE(two.status == 0, two.output);
   const auto run = read_run_directory((dir / "two").string());
   CHECK(evaluation_count(run.records) == 7);
@@ -282,7 +283,7 @@ TEST_CASE("postgres: a runner takes over a lost worker's trial and evaluates it 
         return measured(p[0], 0.5);
       },
       RunnerSettings{3, 1, 3, true, 2});
-  runner.run([](const EvaluationRecord&) {});
+  runner.run([](std::span<const EvaluationRecord>) {});
   REQUIRE(storage->completed().size() == 3);
   CHECK(storage->trials()[0].record.params == std::vector<double>{4});
   CHECK(seeds.at(0) == 1234);

@@ -136,7 +136,7 @@ TEST_CASE("storage: the runner records, resumes and extends a study through any 
     auto storage = open_or_create_study(location, identity_of("toy"), one_parameter(), {{"method", "random"}}, true);
     SequenceProposer proposer;
     StudyRunner runner(*storage, proposer, square, {4, 1, 3, true});
-    runner.run([](const EvaluationRecord&) {});
+    runner.run([](std::span<const EvaluationRecord>) {});
     CHECK(storage->completed().size() == 4);
   }
   auto storage = open_or_create_study(location, identity_of("toy"), one_parameter(), {{"method", "random"}}, false);
@@ -146,7 +146,7 @@ TEST_CASE("storage: the runner records, resumes and extends a study through any 
   SequenceProposer proposer;
   StudyRunner runner(*storage, proposer, square, {6, 1, 3, true});
   std::vector<EvaluationRecord> seen;
-  runner.run([&](const EvaluationRecord& r) { seen.push_back(r); });
+  runner.run([&](std::span<const EvaluationRecord> rs) { seen.insert(seen.end(), rs.begin(), rs.end()); });
   REQUIRE(seen.size() == 6);
   for (int i = 0; i < 6; ++i) {
     CHECK(seen[static_cast<std::size_t>(i)].id == i + 1);
@@ -179,7 +179,7 @@ TEST_CASE("runner: each running evaluation has its own worker slot in 0..workers
     return square(p, seed);
   };
   StudyRunner runner(*storage, proposer, evaluate, {24, 3, 3, true});
-  runner.run([](const EvaluationRecord&) {});
+  runner.run([](std::span<const EvaluationRecord>) {});
   CHECK(storage->completed().size() == 24);
   CHECK_FALSE(clash);
   CHECK(seen == std::set<int>{0, 1, 2});
@@ -196,7 +196,7 @@ TEST_CASE("storage: a trial left running is evaluated again only when its claim 
   auto& storage = static_cast<MemoryStorage&>(*opened);
   SequenceProposer proposer;
   StudyRunner runner(storage, proposer, square, {1, 1, 3, true});
-  runner.run([](const EvaluationRecord&) {});
+  runner.run([](std::span<const EvaluationRecord>) {});
   CHECK(storage.restarts[mine] == 1);
   CHECK(storage.restarts.count(theirs) == 0);
   CHECK(storage.trials().at(static_cast<std::size_t>(mine)).record.status == EvaluationStatus::ok);
@@ -229,7 +229,7 @@ TEST_CASE("runner: intermediate results are stored after their evaluation and co
       SequenceProposer proposer;
       StudyRunner runner(*storage, proposer, square_with_earlier_results, {3, 1, 3, true});
       std::vector<EvaluationRecord> seen;
-      runner.run([&](const EvaluationRecord& r) { seen.push_back(r); });
+      runner.run([&](std::span<const EvaluationRecord> rs) { seen.insert(seen.end(), rs.begin(), rs.end()); });
       REQUIRE(seen.size() == 9);  // 3 evaluations of the budget, each followed by its 2 results
       CHECK(evaluation_count(seen) == 3);
       CHECK(proposer.told.size() == 9);
@@ -262,7 +262,7 @@ TEST_CASE("runner: intermediate results are stored after their evaluation and co
                          return square_with_earlier_results(p, seed);
                        },
                        {4, 1, 3, true});
-    runner.run([](const EvaluationRecord&) {});
+    runner.run([](std::span<const EvaluationRecord>) {});
     CHECK(evaluated == 1);
     CHECK(evaluation_count(storage->completed()) == 4);
     CHECK(storage->completed().size() == 12);

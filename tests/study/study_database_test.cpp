@@ -84,7 +84,7 @@ std::vector<EvaluationRecord> run_study(const std::string& path, int budget, int
   };
   StudyRunner runner(db, proposer, evaluate, {budget, workers, 7, retry});
   std::vector<EvaluationRecord> seen;
-  runner.run([&](const EvaluationRecord& r) { seen.push_back(r); });
+  runner.run([&](std::span<const EvaluationRecord> rs) { seen.insert(seen.end(), rs.begin(), rs.end()); });
   return seen;
 }
 

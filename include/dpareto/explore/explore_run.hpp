@@ -31,7 +31,7 @@ class ExploreRun {
   ExploreRun(const problems::Problem& problem, const ExploreSettings& settings, std::unique_ptr<study::Storage> study);
 
   // Replays a resumed study, then runs to the budget; `on_record` sees the run directory after each
-  // completed evaluation is written. Stops early on a stop signal, or on identical failures from the
+  // completed evaluation is written (with its intermediate results). Stops early on a stop signal, or on identical failures from the
   // start (RunnerOutcome::stopped; see kSameFailureLimit) unless keep_going.
   study::RunnerOutcome run(const std::function<void(const study::RunDirectoryWriter&)>& on_record);
 

@@ -13,6 +13,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,9 @@ class StudyRunner {
   StudyRunner(Storage& storage, Proposer& proposer, Evaluator evaluator, RunnerSettings settings);
   // Replays the stored evaluations (each passed to `on_complete`, in completion order), then runs
   // until the study holds `budget` completed evaluations or the proposer has nothing left.
-  // `on_complete` sees each new record on the calling thread after it is committed.
+  // `on_complete` sees the new records on the calling thread after they are committed, in completion
+  // order, those that arrived together at once (an evaluation with its intermediate results; a
+  // resumed study's records).
   // It proposes nothing more once a stop signal arrives or `should_stop()` (asked after each
   // completed evaluation) is true, and waits for the evaluations running then. An evaluation that
   // throws Interrupted is not recorded: it stays `running` in the study, and a resume runs it again.
@@ -82,7 +85,7 @@ class StudyRunner {
   // outside it, and records the proposal under it unless another worker proposed meanwhile (then it
   // asks again, under the lock); the budget counts every worker's trials, and a runner whose share is taken waits for
   // the others' last trials, taking over those whose worker is lost.
-  RunnerOutcome run(const std::function<void(const EvaluationRecord&)>& on_complete,
+  RunnerOutcome run(const std::function<void(std::span<const EvaluationRecord>)>& on_complete,
                     const std::function<bool()>& should_stop = {});
 
  private:
