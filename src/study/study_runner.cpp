@@ -95,17 +95,22 @@ RunnerOutcome StudyRunner::run(const std::function<void(std::span<const Evaluati
       if (t.record.status != EvaluationStatus::running || !storage_.claim_trial(trial)) continue;
       const Trial& claimed = storage_.trials().at(static_cast<std::size_t>(trial));
       const bool poisoned = settings_.crash_limit > 0 && claimed.unfinished_starts >= settings_.crash_limit;
-      if (settings_.retry_interrupted && !poisoned) {
+      // An intermediate result is stored, never evaluated: one left running was cut off between its
+      // two writes (its evaluation and the results before it stand).
+      const bool cut_off = claimed.record.is_intermediate();
+      if (settings_.retry_interrupted && !poisoned && !cut_off) {
         requeued.push_back(trial);
         continue;
       }
       EvaluationRecord failed = claimed.record;
       failed.status = EvaluationStatus::failed;
       failed.message =
-          poisoned ? "dpareto ended abnormally (crashed or was killed) " + std::to_string(claimed.unfinished_starts) +
-                         " times while evaluating this setting; recorded as failed so the study can go on"
-                   : "interrupted: the evaluation was running when the previous run stopped or its worker was lost "
-                     "(--no-retry)";
+          cut_off    ? "an intermediate result whose recording was cut off (dpareto stopped between its two writes); "
+                       "not evaluated on its own"
+          : poisoned ? "dpareto ended abnormally (crashed or was killed) " + std::to_string(claimed.unfinished_starts) +
+                           " times while evaluating this setting; recorded as failed so the study can go on"
+                     : "interrupted: the evaluation was running when the previous run stopped or its worker was lost "
+                       "(--no-retry)";
       storage_.finish_trial(trial, failed, proposer_.state());
     }
     catch_up();

@@ -219,6 +219,29 @@ EvaluationRecord square_with_earlier_results(const std::vector<double>& p, std::
 
 }  // namespace
 
+TEST_CASE("runner: an intermediate result left running by a crash is recorded failed on resume, not evaluated") {
+  const std::string location = "memtest://intermediate-cut-off";
+  auto created = create_storage(location, identity_of("toy"), one_parameter(), {});
+  const int evaluation = created->begin_trial("random", {2}, 7, {{"asks", 1}});
+  created->finish_trial(evaluation, square({2}, 7), {{"asks", 1}});
+  const int cut = created->begin_trial(kIntermediatePhase, {1.5}, 7, {{"asks", 1}});
+  auto storage = open_storage(location, StorageAccess::read_write);
+  SequenceProposer proposer;
+  int evaluated = 0;
+  StudyRunner runner(*storage, proposer,
+                     [&](const std::vector<double>& p, std::uint64_t seed) {
+                       ++evaluated;
+                       return square(p, seed);
+                     },
+                     {2, 1, 3, true});
+  runner.run([](std::span<const EvaluationRecord>) {});
+  CHECK(evaluated == 1);  // the budget's second evaluation only
+  const auto& left = storage->trials().at(static_cast<std::size_t>(cut)).record;
+  CHECK(left.status == EvaluationStatus::failed);
+  CHECK(left.message.find("recording was cut off") != std::string::npos);
+  CHECK(evaluation_count(storage->completed()) == 2);
+}
+
 TEST_CASE("runner: intermediate results are stored after their evaluation and count against no budget") {
   const auto sqlite = (std::filesystem::temp_directory_path() / "dpareto-intermediate-test.db").string();
   std::filesystem::remove(sqlite);
