@@ -395,7 +395,7 @@ int run_explore(int argc, char** argv) {
   if (vm.count("png"))
     plot::render(plot::front_figure({plot::load_run(out)}), vm["png"].as<std::string>(), plot::Canvas{});
   const auto& records = writer.records();
-  const auto failed = std::count_if(records.begin(), records.end(), [](const auto& r) { return !r.ok(); });
+  const int failed = study::failed_evaluation_count(records);
   const int evaluations = study::evaluation_count(records);
   const auto intermediate = records.size() - static_cast<std::size_t>(evaluations);
   const auto front = study::run_front(records, info.objectives);

@@ -141,6 +141,11 @@ int evaluation_count(const std::vector<EvaluationRecord>& records) {
       std::count_if(records.begin(), records.end(), [](const EvaluationRecord& r) { return !r.is_intermediate(); }));
 }
 
+int failed_evaluation_count(const std::vector<EvaluationRecord>& records) {
+  return static_cast<int>(std::count_if(records.begin(), records.end(),
+                                        [](const EvaluationRecord& r) { return !r.ok() && !r.is_intermediate(); }));
+}
+
 std::vector<std::vector<EvaluationRecord>> grouped_by_evaluation(const std::vector<EvaluationRecord>& records) {
   std::vector<std::vector<EvaluationRecord>> groups;
   for (const auto& r : records) {
@@ -289,7 +294,7 @@ void RunDirectoryWriter::flush() const {
       {"hv_axis", info_.hv_axis},
       {"log_floor", info_.log_floor},
       {"evaluations", evaluation_count(records_)},
-      {"failed", std::count_if(records_.begin(), records_.end(), [](const auto& r) { return !r.ok(); })},
+      {"failed", failed_evaluation_count(records_)},
       {"intermediate_results", records_.size() - static_cast<std::size_t>(evaluation_count(records_))},
       {"hypervolume", json_number(hv_history_.empty() ? 0.0 : hv_history_.back())},
       {"hv_history", hv},

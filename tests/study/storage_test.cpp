@@ -240,6 +240,7 @@ TEST_CASE("runner: an intermediate result left running by a crash is recorded fa
   CHECK(left.status == EvaluationStatus::failed);
   CHECK(left.message.find("recording was cut off") != std::string::npos);
   CHECK(evaluation_count(storage->completed()) == 2);
+  CHECK(failed_evaluation_count(storage->completed()) == 0);  // no evaluation failed
 }
 
 TEST_CASE("runner: intermediate results are stored after their evaluation and count against no budget") {

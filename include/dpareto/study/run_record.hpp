@@ -64,6 +64,8 @@ struct RunInfo {
 
 // The records that are evaluations of their own (not intermediate results).
 int evaluation_count(const std::vector<EvaluationRecord>& records);
+// Of them, the evaluations that failed (an intermediate result cut off by a crash is not one).
+int failed_evaluation_count(const std::vector<EvaluationRecord>& records);
 // The records in groups, one per evaluation: it and the intermediate results recorded after it (a
 // study stores them right after their evaluation). Leading intermediate results form a group alone.
 std::vector<std::vector<EvaluationRecord>> grouped_by_evaluation(const std::vector<EvaluationRecord>& records);
