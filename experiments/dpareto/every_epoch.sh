@@ -45,7 +45,7 @@ for m in "${models[@]}"; do
     "$dpareto" compare "${everys[@]}" --against "${finals[@]}" --evaluations "$every_budget" --reference 10,1 \
       --hv-axis "$axis" > "$dir/every_epoch-$axis.txt" 2>&1
   done
-  "$dpareto" plot hv "${everys[@]}" "${finals[@]}" --max-evaluations "$budget" --out "$dir/every_epoch_hv.png" > /dev/null
+  "$dpareto" plot hv "${everys[@]}" "${finals[@]}" --max-evaluations "$budget" --zoom --out "$dir/every_epoch_hv.png" > /dev/null
   "$build/bench_hv_by_training_time" "${finals[@]}" -- "${everys[@]}" > "$dir/every_epoch-time.txt"
   "$build/bench_hv_by_training_time" --hv-axis log "${finals[@]}" -- "${everys[@]}" > "$dir/every_epoch-time-log.txt"
   ratio="$(grep '^mean over' "$dir/every_epoch-time.txt" | sed 's/^mean over the //')"
