@@ -154,6 +154,6 @@ compare_arms() {
     "$dpareto" compare "${runs_a[@]}" --against "${runs_b[@]}" --evaluations "$budget" --reference 10,1 \
       --hv-axis "$axis" > "$dir/$title-$axis.txt" 2>&1
   done
-  "$dpareto" plot hv "${runs_a[@]}" "${runs_b[@]}" --max-evaluations "$budget" --out "$dir/${title}_hv.png" > /dev/null
+  "$dpareto" plot hv "${runs_a[@]}" "${runs_b[@]}" --max-evaluations "$budget" --zoom --out "$dir/${title}_hv.png" > /dev/null
 }
 welch_line() { grep -i '^welch' "$1" | head -1 || true; }
