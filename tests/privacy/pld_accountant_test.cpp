@@ -15,16 +15,9 @@
 #include "dpareto/privacy/calibration.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/pld_accountant.hpp"
+#include "poisson_bracket.hpp"
 
 using namespace dpareto::privacy;
-
-namespace {
-PldEpsilon poisson_bracket(double q, double sigma, long long steps, double delta) {
-  PldAccountant accountant;
-  accountant.compose_subsampled_gaussian(Sampling::poisson, q, sigma, steps);
-  return accountant.epsilon_bracket(delta);
-}
-}  // namespace
 
 TEST_CASE("PLD: below RDP and a bracket narrower than 1% over the DP-SGD grid") {
   // 48 accountants (automatic discretization), 96 (ε, δ) answers, each with both estimates and
