@@ -18,6 +18,7 @@
 #include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/explore/explore_run.hpp"
+#include "dpareto/explore/robust_front.hpp"
 #include "dpareto/explore/run_study.hpp"
 #include "dpareto/explore/study_job.hpp"
 #include "dpareto/plot/front_figure.hpp"
@@ -400,16 +401,22 @@ int run_explore(int argc, char** argv) {
   const auto intermediate = records.size() - static_cast<std::size_t>(evaluations);
   const auto front = study::run_front(records, info.objectives);
   const double hv = writer.hv_history().empty() ? 0.0 : writer.hv_history().back();
+  // Beside the observed front, the robust one (explore/robust_front.hpp), which lucky repeats cannot lift.
+  std::string no_robust;
+  const auto robust = explore::robust_run_of(study::read_run_directory(out), out, no_robust);
   const auto& timings = run.proposer().timings();
   warn_below_baseline(records, front, info);
   if (vm["json"].as<bool>()) {
-    nlohmann::json j = {{"out", out},
-                        {"evaluations", evaluations},
-                        {"intermediate_results", intermediate},
-                        {"failed", failed},
-                        {"front_size", front.size()},
-                        {"hypervolume", json_number(hv)},
-                        {"ask_seconds", {{"gp_fit", timings.gp_fit}, {"acquisition", timings.acquisition}}}};
+    nlohmann::json j = {
+        {"out", out},
+        {"evaluations", evaluations},
+        {"intermediate_results", intermediate},
+        {"failed", failed},
+        {"front_size", front.size()},
+        {"hypervolume", json_number(hv)},
+        {"robust_hypervolume",
+         robust ? json_number(study::run_hypervolume(robust->info, robust->records)) : nlohmann::json()},
+        {"ask_seconds", {{"gp_fit", timings.gp_fit}, {"acquisition", timings.acquisition}}}};
     std::cout << j.dump() << "\n";
   } else {
     std::cout << "explored " << info.problem << " with " << info.method << ": " << evaluations << " evaluations ("
@@ -419,6 +426,12 @@ int run_explore(int argc, char** argv) {
               << readable_number(hv) << " (" << info.hv_axis << " epsilon axis, reference "
               << readable_number(info.objectives[0].reference) << "," << readable_number(info.objectives[1].reference)
               << ")\n"
+              << (robust ? "robust front (each evaluated setting at the utility GP's posterior median): " +
+                               std::to_string(study::run_front(robust->records, info.objectives).size()) +
+                               " points, hypervolume " +
+                               readable_number(study::run_hypervolume(robust->info, robust->records))
+                         : "no robust front: " + no_robust)
+              << "\n"
               << "ask() time: GP fit " << readable_number(timings.gp_fit) << " s, acquisition "
               << readable_number(timings.acquisition) << " s\n"
               << "wrote " << out << "/{evaluations.csv,front.csv,summary.json}"

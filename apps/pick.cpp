@@ -13,6 +13,7 @@
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/readable_number.hpp"
 #include "dpareto/explore/pick.hpp"
+#include "dpareto/explore/robust_front.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/gnuplot.hpp"
 #include "dpareto/select/candidate_file.hpp"
@@ -52,10 +53,12 @@ std::string point_text(const explore::OperatingPoint& p) {
          readable_number(p.epsilon_median) + ")";
   s += ", utility " + readable_number(p.utility);
   if (p.source == "model")
-    s += " ± " + readable_number(p.utility_std) + " (predicted)";
+    s += " ± " + readable_number(p.utility_std) + " (predicted; a measurement falls in " +
+         readable_number(p.utility_low) + "…" + readable_number(p.utility_high) + " with probability 0.95)";
   else
     s += " (evaluation #" + std::to_string(p.record_id) + ", repeats " + readable_number(p.utility_min) + "…" +
-         readable_number(p.utility_max) + ")";
+         readable_number(p.utility_max) +
+         (std::isnan(p.robust_utility) ? "" : "; robust " + readable_number(p.robust_utility)) + ")";
   return s;
 }
 
@@ -66,9 +69,14 @@ int run_pick(int argc, char** argv) {
       "min-utility", po::value<double>(), "target: utility at least U (minimize epsilon)")(
       "from", po::value<std::string>()->default_value("observed"),
       "observed (a front point) | model (an unevaluated setting from the surrogates)")(
+      "by", po::value<std::string>()->default_value("robust"),
+      "--from observed: rank by the robust utility (the utility GP's posterior median at each evaluated setting, "
+      "which a lucky draw of the repeats cannot top) or by the observed one")(
       "candidates", po::value<int>(), "write K settings around the pick to --out (for private selection)")(
       "out", po::value<std::string>(), "candidate file (JSON) for --candidates")(
-      "verify", po::bool_switch(), "evaluate the pick with the real oracles; report predicted vs measured")(
+      "verify", po::bool_switch(),
+      "evaluate the pick with the real oracles; report predicted vs measured (--from model: exit 1 when the measured "
+      "utility falls outside the model's 95% interval)")(
       "trust-study-command", po::bool_switch(),
       "--verify of an external oracle's run: run the oracle command the run directory records")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the model search and of --verify's oracle")(
@@ -93,6 +101,10 @@ int run_pick(int argc, char** argv) {
   }
   const std::string from = vm["from"].as<std::string>();
   if (from != "observed" && from != "model") throw InputError("--from " + from + ": expected observed or model");
+  const std::string by = vm["by"].as<std::string>();
+  if (by != "robust" && by != "observed") throw InputError("--by " + by + ": expected robust or observed");
+  if (!vm["by"].defaulted() && from == "model")
+    throw InputError("--by " + by + ": ranks front points, it has no meaning with --from model");
   const int k = vm.count("candidates") ? vm["candidates"].as<int>() : 0;
   if (vm.count("candidates") && (k < 1 || k > kMaxCandidates || !vm.count("out")))
     throw InputError("--candidates " + std::to_string(k) + ": needs 1 <= K <= " + std::to_string(kMaxCandidates) +
@@ -110,17 +122,28 @@ int run_pick(int argc, char** argv) {
   const std::string dir = vm["run"].as<std::string>();
   const auto run = study::read_run_directory(dir);
   if (run.records.empty()) throw InputError(dir + ": the run has no evaluations");
-  // The model is needed for --from model, and serves --candidates and --verify when available.
+  // The model is needed for --from model and the robust front, and serves --candidates and --verify.
+  // The default ranking is the robust one; it falls back to the observed one, and says so, where no
+  // model can be fitted (say, one ok evaluation) or the run is too long to fit one quickly.
+  const bool by_robust = from == "observed" && by == "robust";
+  const std::string too_long = by_robust && vm["by"].defaulted() ? explore::robust_front_unavailable(run) : "";
   std::optional<explore::RunModel> model;
   std::string model_problem;
-  if (from == "model" || verify || k > 0) {
+  if (from == "model" || verify || k > 0 || (by_robust && too_long.empty())) {
     try {
       model = explore::rebuild_run_model(run, dir, vm["trust-study-command"].as<bool>());
     } catch (const InputError& e) {
-      if (from == "model" || verify) throw;
+      if (from == "model" || verify || (by_robust && !vm["by"].defaulted())) throw;
       model_problem = e.what();
     }
   }
+  const bool robust = by_robust && too_long.empty() && model;
+  if (by_robust && !robust)
+    std::cerr << "dpareto pick: warning: no robust utilities (" << (too_long.empty() ? model_problem : too_long)
+              << "); ranked by the observed ones\n";
+  auto pick_front = [&] {
+    return robust ? explore::pick_robust(*model, run, target) : explore::pick_observed(run, target);
+  };
   if (verify && !model->problem)
     throw InputError(dir + ": --verify would run the oracle command the run records, '" +
                      printable(run.info.extra.value("settings", nlohmann::json::object()).value("command", "")) +
@@ -128,8 +151,7 @@ int run_pick(int argc, char** argv) {
   const space::Space* space = model ? &model->space() : nullptr;
   explore::ModelPickOptions mo;
   mo.seed = seed;
-  const explore::PickResult result =
-      from == "model" ? explore::pick_model(*model, target, mo) : explore::pick_observed(run, target);
+  const explore::PickResult result = from == "model" ? explore::pick_model(*model, target, mo) : pick_front();
   const auto& p = result.point;
 
   nlohmann::json j = {{"params", params_json(p, space)},
@@ -144,6 +166,10 @@ int run_pick(int argc, char** argv) {
     j["record_id"] = p.record_id;
     j["utility_min"] = json_number(p.utility_min);
     j["utility_max"] = json_number(p.utility_max);
+    j["by"] = robust ? "robust" : "observed";
+    if (robust) j["robust_utility"] = json_number(p.robust_utility);
+  } else {
+    j["utility_interval"] = {json_number(p.utility_low), json_number(p.utility_high)};
   }
   if (!result.reached) {
     if (vm["json"].as<bool>()) std::cout << j.dump() << "\n";
@@ -153,6 +179,7 @@ int run_pick(int argc, char** argv) {
   }
 
   std::string verify_text;
+  bool outside_interval = false;
   if (verify) {
     const space::Params params = space->snap([&] {
       space::Params v(space->dimension());
@@ -167,12 +194,21 @@ int run_pick(int argc, char** argv) {
                    {"utility_max", json_number(measured.utility_max)},
                    {"meets_target", measured.ok && target.met_by(measured.epsilon, measured.utility)},
                    {"message", measured.message}};
-    verify_text = measured.ok
-                      ? "measured: epsilon " + readable_rounded_up(measured.epsilon) + ", utility " +
-                            readable_number(measured.utility) + " (repeats " + readable_number(measured.utility_min) +
-                            "…" + readable_number(measured.utility_max) + ")" +
-                            (target.met_by(measured.epsilon, measured.utility) ? "" : " — MISSES the target")
-                      : "measured: the evaluation failed (" + measured.message + ")";
+    // A model pick's interval is a claim about the measurement: one outside it says the surrogate
+    // was over-confident there.
+    outside_interval = p.source == "model" && measured.ok &&
+                       !(measured.utility >= p.utility_low && measured.utility <= p.utility_high);
+    if (p.source == "model") j["verify"]["within_interval"] = measured.ok && !outside_interval;
+    verify_text =
+        measured.ok
+            ? "measured: epsilon " + readable_rounded_up(measured.epsilon) + ", utility " +
+                  readable_number(measured.utility) + " (repeats " + readable_number(measured.utility_min) + "…" +
+                  readable_number(measured.utility_max) + ")" +
+                  (target.met_by(measured.epsilon, measured.utility) ? "" : " — MISSES the target") +
+                  (outside_interval ? " — OUTSIDE the model's 95% interval " + readable_number(p.utility_low) + "…" +
+                                          readable_number(p.utility_high) + ": the surrogate was over-confident"
+                                    : "")
+            : "measured: the evaluation failed (" + measured.message + ")";
   }
 
   if (k > 0) {
@@ -189,7 +225,7 @@ int run_pick(int argc, char** argv) {
       }
     } else {
       proposals = result.alternatives;
-      const auto observed = explore::pick_observed(run, target);
+      const auto observed = pick_front();
       if (observed.reached) {
         neighbours.push_back(observed.point);
         neighbours.insert(neighbours.end(), observed.alternatives.begin(), observed.alternatives.end());
@@ -242,7 +278,7 @@ int run_pick(int argc, char** argv) {
       std::cout << "wrote " << j["candidates"].get<std::size_t>() << " candidate(s) to " << vm["out"].as<std::string>()
                 << "\n";
   }
-  return 0;
+  return outside_interval ? 1 : 0;
 }
 
 const CommandRegistration registration("pick", "choose an operating point (observed front or surrogate model)",

@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "dpareto/core/did_you_mean.hpp"
 #include "dpareto/core/error.hpp"
+#include "dpareto/explore/robust_front.hpp"
 #include "dpareto/explore/surrogate_maps.hpp"
 #include "dpareto/plot/front_figure.hpp"
 #include "dpareto/plot/hv_figure.hpp"
@@ -25,6 +26,8 @@ int run_plot(int argc, char** argv) {
                                                                          "height in pixels")(
       "accuracy", po::bool_switch(), "plot utility (higher is better) instead of error")(
       "exact", po::value<std::string>(), "a `dpareto exact` run directory: draw the exact front")(
+      "robust", po::bool_switch(),
+      "front: also draw each run's robust front (each evaluated setting at the utility GP's posterior median)")(
       "max-epsilon", po::value<double>(), "front: end the epsilon axis here (the caption counts the points beyond)")(
       "max-evaluations", po::value<long long>()->default_value(0),
       "hv: end the evaluations axis here (0: at the longest run)")(
@@ -56,14 +59,25 @@ int run_plot(int argc, char** argv) {
   };
   plot::GnuplotScript script;
   if (kind == "front") {
-    plot::FrontFigureOptions front{accuracy, exact_ptr, {}, {}, {}};
+    plot::FrontFigureOptions front{accuracy, exact_ptr, {}, {}, {}, {}};
     if (vm.count("max-epsilon")) front.max_epsilon = vm["max-epsilon"].as<double>();
     front.non_private = utility_flag(vm, "non-private");
+    std::vector<std::optional<study::RunData>> robust;
+    robust.reserve(runs.size());  // front.robust points into it
+    if (vm["robust"].as<bool>())
+      for (const auto& run : runs) {
+        std::string why;
+        robust.push_back(explore::robust_run_of(run.data, run.directory, why));
+        if (!robust.back())
+          std::cerr << "dpareto plot: warning: " << run.label << ": no robust front (" << why << ")\n";
+        front.robust.push_back(robust.back() ? &*robust.back() : nullptr);
+      }
     script = plot::front_figure(runs, front);
   } else if (kind == "hv") {
     plot::HvFigureOptions hv{exact_ptr};
     const long long max_evaluations = vm["max-evaluations"].as<long long>();
-    if (max_evaluations < 0) throw InputError("--max-evaluations " + std::to_string(max_evaluations) + ": must be >= 0");
+    if (max_evaluations < 0)
+      throw InputError("--max-evaluations " + std::to_string(max_evaluations) + ": must be >= 0");
     hv.max_evaluations = static_cast<std::size_t>(max_evaluations);
     hv.zoom = vm["zoom"].as<bool>();
     script = plot::hv_figure(runs, hv);

@@ -14,6 +14,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kUpperQuantileZ = 1.6448536269514722;  // Φ⁻¹(0.95)
+constexpr double kTwoSidedZ = 1.959963984540054;        // Φ⁻¹(0.975)
 
 double sigmoid(double z) {
   return 1.0 / (1.0 + std::exp(-z));
@@ -194,6 +195,7 @@ PickResult pick_model(const RunModel& model, const Target& target, const ModelPi
       distinct.push_back(c);
   if (distinct.empty()) throw InputError("the model search found no unevaluated setting");
 
+  const double noise_variance = model.explorer->surrogates().gp(1).noise_variance();
   auto point_of = [&](const Candidate& c) {
     OperatingPoint p;
     for (const auto& parameter : space.parameters()) p.names.push_back(parameter.name);
@@ -202,6 +204,11 @@ PickResult pick_model(const RunModel& model, const Target& target, const ModelPi
     p.epsilon_median = c.epsilon_median;
     p.utility = sigmoid(c.logit_mean);
     p.utility_std = logit_normal_sd(c.logit_mean, c.logit_sd);
+    // A measurement is the latent value plus the noise the GP learned; sigmoid is monotone, so the
+    // logit interval maps to the utility interval exactly.
+    const double spread = kTwoSidedZ * std::sqrt(c.logit_sd * c.logit_sd + noise_variance);
+    p.utility_low = sigmoid(c.logit_mean - spread);
+    p.utility_high = sigmoid(c.logit_mean + spread);
     p.source = "model";
     return p;
   };

@@ -4,6 +4,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/explore/pick.hpp"
+#include "dpareto/explore/robust_front.hpp"
 
 namespace dpareto::explore {
 
@@ -57,6 +58,19 @@ PickResult pick_observed(const study::RunData& run, const Target& target) {
            std::abs(std::log(std::max(run.records[b].epsilon, 1e-300)) - log_eps);
   });
   for (const std::size_t i : others) result.alternatives.push_back(point_of(i));
+  return result;
+}
+
+PickResult pick_robust(const RunModel& model, const study::RunData& run, const Target& target) {
+  PickResult result = pick_observed(robust_run(model, run), target);
+  auto observed = [&](OperatingPoint& p) {
+    const auto it =
+        std::find_if(run.records.begin(), run.records.end(), [&](const auto& r) { return r.id == p.record_id; });
+    p.robust_utility = p.utility;
+    p.utility = it->utility;
+  };
+  observed(result.point);
+  for (auto& p : result.alternatives) observed(p);
   return result;
 }
 

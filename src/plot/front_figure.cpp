@@ -79,6 +79,10 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     for (const auto& r : run.data.records)
       if (plottable(r)) extend(r.epsilon, r.error());
   if (options.mark) extend(options.mark->epsilon, 1 - options.mark->utility);
+  const auto robust_of = [&](std::size_t k) { return k < options.robust.size() ? options.robust[k] : nullptr; };
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    if (const auto* robust = robust_of(k))
+      for (const auto& p : front_points(*robust)) extend(p[0], p[1]);
   const std::optional<Baseline> baseline = common_baseline(runs, "baseline");
   if (baseline) extend(x_lo, 1 - baseline->utility);
   std::optional<Baseline> non_private = common_baseline(runs, "non_private");
@@ -126,11 +130,19 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     for (const auto& p : front)
       front_rows += number(p[0]) + " " + number(utility_axis_value(p[1], options.accuracy)) + "\n";
     const std::string points = script.data(tag + "_front", front_rows);
-    plots.push_back(stairs + " using 1:2 with lines lw 3 dt " + std::to_string(style.dash) + " lc rgb " +
-                    literal(style.color) + " title " +
-                    literal("Pareto front (" + std::to_string(front.size()) + (front.size() == 1 ? " point)" : " points)")));
+    plots.push_back(
+        stairs + " using 1:2 with lines lw 3 dt " + std::to_string(style.dash) + " lc rgb " + literal(style.color) +
+        " title " +
+        literal("Pareto front (" + std::to_string(front.size()) + (front.size() == 1 ? " point)" : " points)")));
     plots.push_back(points + " using 1:2 with points pt " + std::to_string(style.point) + " ps 1.4 lc rgb " +
                     literal(style.color) + " notitle");
+    if (const auto* robust = robust_of(k)) {
+      const auto robust_front = front_points(*robust);
+      plots.push_back(script.data(tag + "_robust", staircase_rows(robust_front, x_hi, options.accuracy)) +
+                      " using 1:2 with lines lw 2 dt 3 lc rgb " + literal(style.color) + " title " +
+                      literal("robust front (" + std::to_string(robust_front.size()) +
+                              (robust_front.size() == 1 ? " point)" : " points)")));
+    }
     const std::string failed = failed_list(run.data);
     if (!failed.empty()) captions.push_back("failed, not plotted — " + run.label + ": " + failed);
     if (const std::size_t n = unplottable_count(run.data); n > 0)
@@ -196,7 +208,10 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     title += " — problem " + runs.front().data.info.problem;
   }
   title += "\n" + std::to_string(evaluations) + " evaluations in " + std::to_string(runs.size()) + " run(s)" +
-           "\ninitial points open, later points filled, fronts bold";
+           "\ninitial points open, later points filled, fronts bold" +
+           (std::any_of(options.robust.begin(), options.robust.end(), [](const auto* r) { return r != nullptr; })
+                ? ", robust fronts dotted"
+                : "");
   script.command(common_setup());
   script.command("set title " + literal(title) + " noenhanced");
   finish_objective_figure(script, epsilon_label(common_delta(all)),

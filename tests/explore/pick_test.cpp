@@ -1,13 +1,17 @@
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "../plot/run_fixtures.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/explore/pick.hpp"
+#include "dpareto/explore/robust_front.hpp"
 #include "dpareto/problems/registry.hpp"
 #include "dpareto/space/grid.hpp"
 
@@ -41,9 +45,17 @@ const problems::ProblemRegistration registration({"plot_test_tradeoff", "closed-
                                                     return std::make_unique<TradeoffProblem>();
                                                   }});
 
-// A run directory of the problem evaluated on a 7×7 grid.
-std::string tradeoff_run() {
-  const std::string dir = plot::test::temp_dir("pick-tradeoff");
+// The trade-off's noise-free utility.
+double tradeoff_utility(const std::vector<double>& p) {
+  return 0.2 + 0.6 * p[0] - 0.3 * p[1] * p[1];
+}
+
+// A run directory of the problem evaluated on a 7×7 grid; with `noise_sd`, each utility measured with
+// that much Gaussian noise (fixed seed), and `lucky` added to the one at a = 1/6, b = 1/2.
+std::string tradeoff_run(double noise_sd = 0, double lucky = 0, const std::string& name = "pick-tradeoff") {
+  const std::string dir = plot::test::temp_dir(name);
+  std::mt19937_64 noise_rng(17);
+  std::normal_distribution<double> noise(0, 1);
   const auto problem = problems::make_problem("plot_test_tradeoff");
   study::RunInfo info;
   info.problem = "plot_test_tradeoff";
@@ -61,9 +73,10 @@ std::string tradeoff_run() {
     r.status = e.ok ? study::EvaluationStatus::ok : study::EvaluationStatus::failed;
     r.params = p;
     r.epsilon = e.epsilon;
-    r.utility = e.utility;
-    r.utility_min = e.utility_min;
-    r.utility_max = e.utility_max;
+    r.utility = e.utility + noise_sd * noise(noise_rng) +
+                (std::abs(p[0] - 1.0 / 6) < 1e-9 && std::abs(p[1] - 0.5) < 1e-9 ? lucky : 0);
+    r.utility_min = r.utility - 0.01;
+    r.utility_max = r.utility + 0.01;
     writer.add(r);
   }
   return dir;
@@ -175,4 +188,127 @@ TEST_CASE("dpareto pick CLI: JSON keys, unreachable target, candidate file") {
     CHECK(candidate.contains("a"));
     CHECK(candidate.contains("b"));
   }
+}
+
+TEST_CASE("robust utilities: the observed ones where there is no noise, closer to the truth where there is") {
+  SUBCASE("noise-free: the GP reproduces every utility, and the robust pick is the observed one") {
+    const std::string dir = tradeoff_run();
+    const auto run = study::read_run_directory(dir);
+    const auto robust = explore::robust_run(explore::rebuild_run_model(run, dir), run);
+    REQUIRE(robust.records.size() == run.records.size());
+    for (std::size_t i = 0; i < run.records.size(); ++i) {
+      CAPTURE(i);
+      if (run.records[i].utility > 0.05)  // below, the logit transform clips the utility
+        CHECK(robust.records[i].utility == doctest::Approx(run.records[i].utility).epsilon(0.003));
+      CHECK(robust.records[i].epsilon == run.records[i].epsilon);
+      CHECK(robust.records[i].utility_max == run.records[i].utility_max);  // the observed repeats are kept
+    }
+    const auto picked =
+        explore::pick_robust(explore::rebuild_run_model(run, dir), run, {explore::Target::Kind::max_epsilon, 5.6});
+    REQUIRE(picked.reached);
+    CHECK(picked.point.params[0] == doctest::Approx(0.5));
+    CHECK(picked.point.params[1] == doctest::Approx(0));
+    CHECK(picked.point.utility == doctest::Approx(0.5));  // observed, as measured
+    CHECK(picked.point.robust_utility == doctest::Approx(0.5).epsilon(0.003));
+  }
+  SUBCASE("noise of sd 0.03: the robust utilities are nearer the noise-free ones than the measured ones") {
+    const std::string dir = tradeoff_run(0.03, 0, "pick-noisy");
+    const auto run = study::read_run_directory(dir);
+    const auto robust = explore::robust_run(explore::rebuild_run_model(run, dir), run);
+    double observed_error = 0, robust_error = 0;
+    for (std::size_t i = 0; i < run.records.size(); ++i) {
+      const double truth = tradeoff_utility(run.records[i].params);
+      if (truth < 0.05) continue;
+      observed_error += std::abs(run.records[i].utility - truth);
+      robust_error += std::abs(robust.records[i].utility - truth);
+    }
+    INFO("mean absolute errors, observed ", observed_error / 49, ", robust ", robust_error / 49);
+    CHECK(robust_error < 0.6 * observed_error);
+  }
+}
+
+TEST_CASE("pick by robust utility passes over a lucky draw that pick by observed utility takes") {
+  // At a = 1/6 (ε = 2.5) the noise-free utility is 0.3 at b = 0 and 0.225 at b = 1/2, where one
+  // measurement drew +0.12: ranked as measured it tops the column.
+  const std::string dir = tradeoff_run(0.01, 0.12, "pick-lucky");
+  const auto run = study::read_run_directory(dir);
+  const explore::Target target{explore::Target::Kind::max_epsilon, 2.6};
+  const auto observed = explore::pick_observed(run, target);
+  REQUIRE(observed.reached);
+  CHECK(observed.point.params[1] == doctest::Approx(0.5));
+  const auto robust = explore::pick_robust(explore::rebuild_run_model(run, dir), run, target);
+  REQUIRE(robust.reached);
+  CHECK(robust.point.epsilon <= 2.6);
+  CHECK(tradeoff_utility(robust.point.params) >= 0.29);  // b = 0 or 1/6, not the lucky b = 1/2
+  CHECK(robust.point.robust_utility < robust.point.utility + 0.05);
+}
+
+TEST_CASE("robust fronts are left to runs a GP can be fitted on quickly") {
+  study::RunData run;
+  study::EvaluationRecord r;
+  r.status = study::EvaluationStatus::ok;
+  run.records.assign(bo::Explorer::kMaxGpObservations, r);
+  CHECK(explore::robust_front_unavailable(run).empty());
+  r.phase = study::kIntermediatePhase;  // intermediate results do not count: the GP thins them
+  run.records.push_back(r);
+  CHECK(explore::robust_front_unavailable(run).empty());
+  r.phase = "random";
+  run.records.push_back(r);
+  CHECK(explore::robust_front_unavailable(run) == "513 evaluations, more than the 512 a GP is fitted on");
+}
+
+TEST_CASE("pick --from model --verify: exit 1 when the measured utility falls outside the model's interval") {
+  // An SVT run whose recorded utilities are all 0.97 (never measured so): the surrogate is sure of
+  // 0.97 everywhere, and the real oracle measures far less at ε ≤ 5.
+  const std::string dir = plot::test::temp_dir("pick-overconfident");
+  {
+    study::RunDirectoryWriter writer(dir, plot::test::svt_like_info("dpareto", 1));
+    int id = 0;
+    for (const double bound : {1.0, 5.0, 10.0, 20.0, 30.0})
+      for (int k = 0; k < 8; ++k) {
+        study::EvaluationRecord r;
+        r.id = ++id;
+        r.phase = "bo";
+        r.status = study::EvaluationStatus::ok;
+        r.params = {bound, std::pow(10.0, -2 + 4 * k / 7.0)};
+        const double c2 = 2 * bound;
+        r.epsilon = (1 + std::cbrt(c2)) * (1 + std::cbrt(c2 * c2)) / r.params[1];
+        r.utility = 0.97 + 0.001 * (id % 3);
+        r.utility_min = r.utility - 0.01;
+        r.utility_max = r.utility + 0.01;
+        writer.add(r);
+      }
+  }
+  std::string out, err;
+  const int rc = run_cli("pick " + dir + " --max-epsilon 5 --from model --verify --json", out, err);
+  INFO(out, err);
+  REQUIRE(WIFEXITED(rc));
+  CHECK(WEXITSTATUS(rc) == 1);
+  const auto j = nlohmann::json::parse(out);
+  CHECK(j.at("utility_interval").at(0).get<double>() > 0.9);
+  CHECK(j.at("verify").at("utility").get<double>() < 0.9);
+  CHECK(j.at("verify").at("within_interval") == false);
+  CHECK(run_cli("pick " + dir + " --max-epsilon 5 --from model --verify", out, err) != 0);
+  CHECK(out.find("OUTSIDE the model's 95% interval") != std::string::npos);
+
+  // A real exploration's surrogate: the measurement falls inside, exit 0.
+  const std::string real = plot::test::temp_dir("pick-explored");
+  REQUIRE(run_cli("explore --problem svt --budget 40 --seed 3 --out " + real + "/svt", out, err) == 0);
+  CHECK(out.find("robust front (each evaluated setting at the utility GP's posterior median)") != std::string::npos);
+  REQUIRE(run_cli("pick " + real + "/svt --max-epsilon 5 --from model --verify --json", out, err) == 0);
+  const auto inside = nlohmann::json::parse(out);
+  CHECK(inside.at("verify").at("within_interval") == true);
+  CHECK(inside.at("utility_interval").at(0).get<double>() <= inside.at("verify").at("utility").get<double>());
+  CHECK(inside.at("verify").at("utility").get<double>() <= inside.at("utility_interval").at(1).get<double>());
+  // The default ranking is the robust one; --by observed ranks as measured.
+  REQUIRE(run_cli("pick " + real + "/svt --max-epsilon 5 --json", out, err) == 0);
+  CHECK(nlohmann::json::parse(out).at("by") == "robust");
+  CHECK(nlohmann::json::parse(out).at("robust_utility").is_number());
+  REQUIRE(run_cli("pick " + real + "/svt --max-epsilon 5 --by observed --json", out, err) == 0);
+  CHECK(nlohmann::json::parse(out).at("by") == "observed");
+  CHECK_FALSE(nlohmann::json::parse(out).contains("robust_utility"));
+  CHECK(run_cli("pick " + real + "/svt --max-epsilon 5 --by luck", out, err) != 0);
+  CHECK(err.find("--by luck: expected robust or observed") != std::string::npos);
+  CHECK(run_cli("pick " + real + "/svt --max-epsilon 5 --from model --by observed", out, err) != 0);
+  CHECK(err.find("no meaning with --from model") != std::string::npos);
 }

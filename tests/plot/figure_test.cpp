@@ -202,7 +202,7 @@ TEST_CASE("the front figure draws the runs' common baseline, and warns when prob
   const auto with_non_private = front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}, {}}).text();
   CHECK(with_non_private.find("title 'non-private 0.875 (no DP)'") != std::string::npos);
   CHECK(with_non_private.find(" 0.875\n") != std::string::npos);
-  FrontFigureOptions given{true, nullptr, {}, {}, {}};
+  FrontFigureOptions given{true, nullptr, {}, {}, {}, {}};
   given.non_private = 0.9;
   const auto overridden = front_figure({load_run(dir + "/a")}, given).text();
   CHECK(overridden.find("title 'non-private 0.9 (no DP)'") != std::string::npos);
@@ -243,6 +243,22 @@ TEST_CASE("the front figure: --max-epsilon ends the axis, a pick is marked, the 
         std::string::npos);
   CHECK(front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}, {}}).text().find("F1 score (higher is better)") !=
         std::string::npos);
+}
+
+TEST_CASE("the front figure draws a run's robust front dotted, in the run's colour") {
+  const std::string dir = test::temp_dir("robust");
+  test::write_synthetic_run(dir + "/a", "dpareto", 5, 30);
+  const auto run = load_run(dir + "/a");
+  study::RunData robust = run.data;
+  for (auto& r : robust.records) r.utility = 0.0625;  // every robust utility the same: a one-point front
+  FrontFigureOptions options;
+  options.robust = {&robust};
+  const auto script = front_figure({run}, options).text();
+  CHECK(script.find("title 'robust front (1 point)'") != std::string::npos);
+  CHECK(script.find("$r0_robust") != std::string::npos);
+  CHECK(script.find(" 0.9375\n") != std::string::npos);  // drawn at error 1 − 0.0625
+  CHECK(script.find("fronts bold, robust fronts dotted") != std::string::npos);
+  CHECK(front_figure({run}).text().find("robust") == std::string::npos);
 }
 
 TEST_CASE("hv figure: runs of one method whose options differ are two groups, named by the difference") {

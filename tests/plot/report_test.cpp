@@ -50,6 +50,11 @@ TEST_CASE("dpareto report: figures and report.md; unusable runs are left out and
   CHECK(md.find("![Pareto fronts](front.png)") != std::string::npos);
   CHECK(md.find("no evaluations") != std::string::npos);  // the empty run, left out
   CHECK(md.find("| ε | utility (mean) | utility min | utility max |") != std::string::npos);
+  // Each run's robust hypervolume beside the observed one (both runs are small SVT runs: fitted).
+  CHECK(md.find("| hypervolume | robust hypervolume |") != std::string::npos);
+  CHECK(md.find("– (") == std::string::npos);
+  REQUIRE(run_cli("report " + dir + "/bo --out " + dir + "/kept --keep-scripts", dir) == 0);
+  CHECK(read_text(dir + "/kept/front.png.gp").find("title 'robust front (") != std::string::npos);
 }
 
 TEST_CASE("dpareto report of nothing drawable: figures that say why; dpareto plot: a one-line error") {

@@ -31,10 +31,14 @@ struct OperatingPoint {
   double epsilon_median = std::numeric_limits<double>::quiet_NaN();  // that pick only: the predicted median
   double utility = 0;  // observed: measured mean; model: predicted (median of the GP, sigmoid of the logit mean)
   double utility_std = std::numeric_limits<double>::quiet_NaN();  // model only: predictive sd in utility units
-  double utility_min = std::numeric_limits<double>::quiet_NaN();  // observed only: worst repeat
-  double utility_max = std::numeric_limits<double>::quiet_NaN();  // observed only: best repeat
-  std::string source;                                             // "observed" | "model"
-  int record_id = 0;                                              // observed: the evaluation's id
+  // model only: the 95% predictive interval of a measured utility (latent and noise variance)
+  double utility_low = std::numeric_limits<double>::quiet_NaN();
+  double utility_high = std::numeric_limits<double>::quiet_NaN();
+  double robust_utility = std::numeric_limits<double>::quiet_NaN();  // pick_robust: the robust utility
+  double utility_min = std::numeric_limits<double>::quiet_NaN();     // observed only: worst repeat
+  double utility_max = std::numeric_limits<double>::quiet_NaN();     // observed only: best repeat
+  std::string source;                                                // "observed" | "model"
+  int record_id = 0;                                                 // observed: the evaluation's id
 };
 
 struct PickResult {
@@ -49,6 +53,10 @@ struct PickResult {
 // min ε under utility ≥ U (ties: higher utility). Unreached: the front point closest to the
 // target (smallest ε, or highest utility). InputError when the run has no ok evaluation.
 PickResult pick_observed(const study::RunData& run, const Target& target);
+// The same on the robust front (robust_front.hpp: each evaluated setting at the utility GP's
+// posterior median), which a lucky draw of the repeats cannot top: the target is checked and the
+// points ranked by their robust utility; each point reports its observed utility beside it.
+PickResult pick_robust(const RunModel& model, const study::RunData& run, const Target& target);
 
 struct ModelPickOptions {
   int dense_candidates = 4000;  // random unit-cube points screened before local refinement
@@ -58,7 +66,9 @@ struct ModelPickOptions {
 };
 
 // Searches the surrogates for a setting that was never evaluated. Predicted utility is the GP
-// median sigmoid(μ) with utility_std the sd of sigmoid(μ + σZ) (Gauss–Hermite quadrature).
+// median sigmoid(μ) with utility_std the sd of sigmoid(μ + σZ) (Gauss–Hermite quadrature), and
+// [utility_low, utility_high] = sigmoid(μ ± 1.96 √(σ² + σ_n²)): where a measurement of the setting
+// (with the run's repeats, whose noise σ_n² the GP learned) falls with probability 0.95 under the model.
 PickResult pick_model(const RunModel& model, const Target& target, const ModelPickOptions& options = {});
 
 }  // namespace dpareto::explore

@@ -5,6 +5,7 @@
 // one warm start (the previous fit) plus `random_restarts` random starts, inside box bounds.
 // The noise is fixed at `nugget` for noiseless oracles (learn_noise = false) or learned.
 #include <Eigen/Dense>
+#include <cmath>
 #include <functional>
 #include <string>
 
@@ -57,6 +58,11 @@ class GaussianProcess {
   const Eigen::VectorXd& theta() const { return theta_; }
   void set_theta(const Eigen::VectorXd& theta);
   const GpOptions& options() const { return options_; }
+  // The noise variance σ_n² (learned, or the nugget) in the caller's units: what a new measurement
+  // adds to predict()'s latent variance (0 before the first fit).
+  double noise_variance() const {
+    return theta_.size() ? std::exp(theta_(theta_.size() - 1)) * y_scale_ * y_scale_ : 0.0;
+  }
   // Random restarts of the next fit() (the explorer does full refits only every few asks).
   void set_random_restarts(int restarts) { options_.random_restarts = restarts; }
   const Eigen::MatrixXd& inputs() const { return X_; }

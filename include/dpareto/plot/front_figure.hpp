@@ -5,6 +5,7 @@
 // caption, never drawn.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "dpareto/plot/gnuplot.hpp"
 #include "dpareto/plot/labelled_run.hpp"
@@ -25,6 +26,9 @@ struct FrontFigureOptions {
   std::optional<double> max_epsilon;   // the ε axis ends here; the caption counts the points beyond
   std::optional<MarkedPoint> mark;
   std::optional<double> non_private;  // a non-private model's utility (else the runs' "non_private", if common)
+  // Per run (in order; shorter, or null entries: none), the run with its robust utilities
+  // (explore/robust_front.hpp): its front is drawn as a thin dotted staircase in the run's colour.
+  std::vector<const study::RunData*> robust;
 };
 
 // Throws InputError when a run has nothing to draw (see require_plottable). Render with render().

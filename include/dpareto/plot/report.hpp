@@ -3,6 +3,7 @@
 // and tables each run's front. A run that cannot be read or drawn gives a figure stating why
 // instead of stopping the report.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct ReportOptions {
   // The surrogate maps of a DPareto run (explore::write_report supplies them from the rebuilt
   // run); unset: the report has no surrogate figures.
   std::function<SurrogateMaps(const LabelledRun&)> surrogate_maps;
+  // The run with its robust utilities (explore::robust_run_of), or nullopt with the reason in the
+  // string; unset: the report draws and tables no robust fronts.
+  std::function<std::optional<study::RunData>(const LabelledRun&, std::string&)> robust_run;
 };
 
 struct ReportResult {
