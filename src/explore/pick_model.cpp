@@ -15,6 +15,11 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kUpperQuantileZ = 1.6448536269514722;  // Φ⁻¹(0.95)
 constexpr double kTwoSidedZ = 1.959963984540054;        // Φ⁻¹(0.975)
+// Two settings closer than this (max-norm in the unit cube) are one: the search resolves no finer.
+constexpr double kSameSetting = 1e-6;
+// A setting within 0.1% of every range of an evaluated one is that evaluation again, not a setting
+// the model proposes (a pick at the edge of an evaluated optimum would otherwise be it, nudged).
+constexpr double kEvaluatedRadius = 1e-3;
 
 double sigmoid(double z) {
   return 1.0 / (1.0 + std::exp(-z));
@@ -96,7 +101,7 @@ class PickObjective : public bo::UnitFunction {
 
   bool was_evaluated(const Candidate& c) const {
     return std::any_of(evaluated_.begin(), evaluated_.end(),
-                       [&](const auto& u) { return bo::max_norm_distance(u, c.unit) < 1e-9; });
+                       [&](const auto& u) { return bo::max_norm_distance(u, c.unit) < kEvaluatedRadius; });
   }
   // The evaluated settings' unit points (screened after the random ones: good neighbourhoods).
   const std::vector<std::vector<double>>& evaluated() const { return evaluated_; }
@@ -173,7 +178,7 @@ PickResult pick_model(const RunModel& model, const Target& target, const ModelPi
   search.local_starts = options.starts;
   search.start_separation = 0.05;
   search.local_evaluations = options.local_evaluations;
-  search.xtol_rel = 1e-6;
+  search.xtol_rel = kSameSetting;
   search.initial_step = 0.05;
   Rng rng(options.seed);
   const auto maximized = bo::maximize(objective, space, rng, search);
@@ -191,7 +196,7 @@ PickResult pick_model(const RunModel& model, const Target& target, const ModelPi
   std::vector<Candidate> distinct;
   for (const auto& c : found)
     if (std::none_of(distinct.begin(), distinct.end(),
-                     [&](const Candidate& o) { return bo::max_norm_distance(o.unit, c.unit) < 1e-6; }))
+                     [&](const Candidate& o) { return bo::max_norm_distance(o.unit, c.unit) < kSameSetting; }))
       distinct.push_back(c);
   if (distinct.empty()) throw InputError("the model search found no unevaluated setting");
 

@@ -161,6 +161,14 @@ TEST_CASE("pick model: finds the closed-form optimum among unevaluated settings"
   CHECK_FALSE(unreachable.reached);
   CHECK(unreachable.point.epsilon == doctest::Approx(1).epsilon(0.01));
   CHECK_FALSE(explore::pick_model(model, {explore::Target::Kind::min_utility, 0.95}).reached);
+
+  // Under ε ≤ 10 the optimum is the evaluated corner a = 1, b = 0: the model pick is another
+  // setting, not that corner again: at least 0.1% of a range away.
+  const auto corner = explore::pick_model(model, {explore::Target::Kind::max_epsilon, 10});
+  REQUIRE(corner.reached);
+  const double from_corner = std::max(std::abs(corner.point.params[0] - 1), std::abs(corner.point.params[1]));
+  INFO("a = ", corner.point.params[0], ", b = ", corner.point.params[1]);
+  CHECK(from_corner >= 1e-3);
 }
 
 TEST_CASE("dpareto pick CLI: JSON keys, unreachable target, candidate file") {
