@@ -132,7 +132,7 @@ int run_pick(int argc, char** argv) {
   if (from == "model" || verify || k > 0 || (by_robust && too_long.empty())) {
     try {
       model = explore::rebuild_run_model(run, dir, vm["trust-study-command"].as<bool>());
-    } catch (const InputError& e) {
+    } catch (const Error& e) {  // a run that cannot be modelled, or a GP fit that failed
       if (from == "model" || verify || (by_robust && !vm["by"].defaulted())) throw;
       model_problem = e.what();
     }
