@@ -15,9 +15,12 @@ namespace dpareto::apps {
 namespace {
 
 nlohmann::json to_json(const MeanDifference& d) {
-  return {{"mean_difference", json_number(d.mean)}, {"low", json_number(d.low)},
-          {"high", json_number(d.high)},            {"t", json_number(d.t)},
-          {"degrees_of_freedom", json_number(d.degrees_of_freedom)}, {"p_value", json_number(d.p_value)},
+  return {{"mean_difference", json_number(d.mean)},
+          {"low", json_number(d.low)},
+          {"high", json_number(d.high)},
+          {"t", json_number(d.t)},
+          {"degrees_of_freedom", json_number(d.degrees_of_freedom)},
+          {"p_value", json_number(d.p_value)},
           {"level", json_number(d.level)}};
 }
 
@@ -45,8 +48,9 @@ void print_side(const std::string& name, const std::vector<explore::ComparedRun>
     high = std::max(high, r.hypervolume);
     sum += r.hypervolume;
   }
-  std::cout << "  " << name << " (" << runs.size() << (runs.size() == 1 ? " run" : " runs") << "): mean " << readable_number(sum / double(runs.size()))
-            << ", min " << readable_number(low) << ", max " << readable_number(high) << "\n";
+  std::cout << "  " << name << " (" << runs.size() << (runs.size() == 1 ? " run" : " runs") << "): mean "
+            << readable_number(sum / double(runs.size())) << ", min " << readable_number(low) << ", max "
+            << readable_number(high) << "\n";
   for (const auto& r : runs)
     std::cout << "    " << r.directory << " (" << r.method << ", " << r.evaluations
               << " evaluations): " << readable_number(r.hypervolume) << "\n";
@@ -83,16 +87,16 @@ int run_compare(int argc, char** argv) {
       "split-against", po::value<std::size_t>()->default_value(0),
       "cut each --against run into consecutive parts of N evaluations, each compared as a run (the paper: "
       "5000 random samples in 19 parts of 256)")(
-      "reference", po::value<std::string>(), "anti-ideal point EPSILON,ERROR (default: the first run's)")(
+      "reference", po::value<std::string>(),
+      "anti-ideal point EPSILON,ERROR[,FURTHER...], one value per objective (default: the first run's)")(
       "hv-axis", po::value<std::string>(), "linear | log: epsilon axis of the hypervolume (default: the first run's)")(
       "log-floor", po::value<double>(), "log axis: epsilon below this counts as this (default: the first run's)")(
       "level", po::value<double>()->default_value(0.95, "0.95"), "confidence level of the intervals")(
       "json", po::bool_switch(), "print the comparison as JSON")(
       "csv", po::bool_switch(), "print the comparison as CSV: one row per run, then a Welch row");
-  const auto parsed = parse_command_line(
-      "dpareto compare RUN_DIR... --against RUN_DIR... [options]",
-      "dpareto compare runs/svt --against runs/svt-random --split-against 64",
-      options, argc, argv, {"runs"});
+  const auto parsed = parse_command_line("dpareto compare RUN_DIR... --against RUN_DIR... [options]",
+                                         "dpareto compare runs/svt --against runs/svt-random --split-against 64",
+                                         options, argc, argv, {"runs"});
   if (!parsed) return 0;
   const auto& vm = *parsed;
   explore::ComparisonAxis axis;
@@ -105,9 +109,9 @@ int run_compare(int argc, char** argv) {
                                        vm["against"].as<std::vector<std::string>>(), axis, vm["level"].as<double>());
   for (const auto& w : c.warnings) std::cerr << "dpareto compare: warning: " << w << "\n";
   if (vm["json"].as<bool>()) {
-    nlohmann::json out = {{"reference", c.reference},     {"hv_axis", c.hv_axis},
-                          {"log_floor", json_number(c.log_floor)}, {"evaluations", c.evaluations},
-                          {"runs", to_json(c.runs)},       {"against", to_json(c.against)}};
+    nlohmann::json out = {
+        {"reference", c.reference},     {"hv_axis", c.hv_axis},    {"log_floor", json_number(c.log_floor)},
+        {"evaluations", c.evaluations}, {"runs", to_json(c.runs)}, {"against", to_json(c.against)}};
     nlohmann::json per_run = nlohmann::json::array();
     for (std::size_t i = 0; i < c.per_run.size(); ++i) {
       auto d = to_json(c.per_run[i]);

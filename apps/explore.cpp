@@ -18,6 +18,7 @@
 #include "dpareto/core/readable_number.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/explore/explore_run.hpp"
+#include "dpareto/explore/objective_declaration.hpp"
 #include "dpareto/explore/robust_front.hpp"
 #include "dpareto/explore/run_study.hpp"
 #include "dpareto/explore/study_job.hpp"
@@ -34,6 +35,18 @@
 namespace dpareto::apps {
 namespace {
 
+// --objective NAME (repeatable): further objectives known by name (train_seconds).
+std::vector<std::string> flag_objective_names(const po::variables_map& vm) {
+  if (!vm.count("objective")) return {};
+  const auto names = vm["objective"].as<std::vector<std::string>>();
+  for (const auto& name : names)
+    if (name != "train_seconds")
+      throw InputError("--objective " + printable(name) +
+                       ": expected train_seconds (an external oracle's own objectives are declared in space.json)" +
+                       did_you_mean(name, {"train_seconds"}));
+  return names;
+}
+
 bo::Method parse_method(const std::string& text) {
   if (text == "dpareto") return bo::Method::dpareto;
   if (text == "random") return bo::Method::random;
@@ -43,8 +56,9 @@ bo::Method parse_method(const std::string& text) {
 }
 
 // --problem NAME, or --oracle-cmd TEMPLATE with --space FILE (its stderr logs go to `log_directory`).
-std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map& vm,
-                                                         const std::string& log_directory) {
+// The further objectives space.json declares are added to `declared`.
+std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map& vm, const std::string& log_directory,
+                                                         std::vector<pareto::Objective>& declared) {
   if (!vm.count("oracle-cmd")) {
     if (vm.count("space")) throw InputError("--space goes with --oracle-cmd (built-in problems have their own space)");
     return make_problem_from(vm);
@@ -62,6 +76,10 @@ std::unique_ptr<problems::Problem> make_explored_problem(const po::variables_map
   auto space = space::space_from_json(document, path);
   if (document.contains("known_epsilon"))
     options.known_epsilon = problems::parse_known_epsilon(document.at("known_epsilon"), space, path);
+  if (document.contains("objectives"))
+    declared = explore::parse_objective_declarations(document.at("objectives"), space, path);
+  for (const auto& o : declared) options.objective_keys.push_back(o.column());
+  for (const auto& name : flag_objective_names(vm)) options.objective_keys.push_back(name);
   return std::make_unique<problems::ExternalCommandProblem>(std::move(space), options);
 }
 
@@ -78,7 +96,7 @@ void check_png_flag(const po::variables_map& vm) {
 
 // The flags as explore settings, each checked with a one-line error naming it.
 explore::ExploreSettings settings_from(const po::variables_map& vm, const problems::Problem& problem,
-                                       const std::string& out) {
+                                       const std::string& out, std::vector<pareto::Objective> further) {
   const auto spec = problem.default_reference();
   explore::ExploreSettings settings;
   bo::ExplorerOptions& explorer_options = settings.explorer;
@@ -98,11 +116,25 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   explorer_options.grid_points = vm["grid-points"].as<int>();
   explorer_options.dense_candidates = vm["candidates"].as<int>();
   explorer_options.known_epsilon = vm["known-epsilon"].as<bool>();
-  explorer_options.objectives.set_reference({spec.epsilon, spec.error});
+  for (const auto& name : flag_objective_names(vm)) further.push_back(pareto::known_objective(name));
+  pareto::Point reference = {spec.epsilon, spec.error};
+  for (const auto& o : further) reference.push_back(o.reference);
+  explorer_options.objectives = pareto::Objectives::with_further(further, reference);
   if (vm.count("reference")) {
-    const auto r = parse_number_list(vm["reference"].as<std::string>(), "--reference");
-    if (r.size() != 2)
-      throw InputError("--reference " + vm["reference"].as<std::string>() + ": expected EPSILON,ERROR");
+    auto r = parse_number_list(vm["reference"].as<std::string>(), "--reference");
+    const auto names = explorer_options.objectives.names();
+    if (r.size() == 2) r.insert(r.end(), reference.begin() + 2, reference.end());
+    if (r.size() != names.size()) {
+      std::string expected;
+      for (const auto& n : names)
+        expected += (expected.empty() ? "" : ",") + (n == "epsilon" ? "EPSILON" : n == "error" ? "ERROR" : n);
+      throw InputError("--reference " + vm["reference"].as<std::string>() + ": expected " + expected +
+                       (names.size() > 2 ? " (or EPSILON,ERROR)" : ""));
+    }
+    for (std::size_t d = 2; d < r.size(); ++d)
+      if (const std::string why = pareto::transform_domain_problem(explorer_options.objectives[d].surrogate, r[d]);
+          !why.empty())
+        throw InputError("--reference: " + names[d] + " " + format_number(r[d]) + " " + why);
     explorer_options.objectives.set_reference(r);
   }
   explorer_options.axis.kind =
@@ -148,6 +180,13 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   settings.baseline = utility_flag(vm, "baseline");
   settings.non_private = utility_flag(vm, "non-private");
   return settings;
+}
+
+// The reference point as "10,1" (one value per objective, "10,1,3600" with training seconds).
+std::string reference_text(const study::RunInfo& info) {
+  std::string text;
+  for (const double r : info.objectives.reference()) text += (text.empty() ? "" : ",") + readable_number(r);
+  return text;
 }
 
 // A front no better than a trivial model is worth a word (issue 21 item 1): say when no evaluated
@@ -227,7 +266,7 @@ void adopt_recorded_settings(const po::variables_map& vm, const study::Storage& 
   if (given("grid-points")) study_options.grid_points = mine.grid_points;
   if (given("candidates")) study_options.dense_candidates = mine.dense_candidates;
   if (given("known-epsilon")) study_options.known_epsilon = mine.known_epsilon;
-  if (given("reference")) study_options.objectives = mine.objectives;
+  if (given("reference") || given("objective")) study_options.objectives = mine.objectives;
   if (given("hv-axis")) study_options.axis.kind = mine.axis.kind;
   if (given("log-floor")) study_options.axis.floor = mine.axis.floor;
   mine = study_options;
@@ -254,7 +293,11 @@ int run_explore(int argc, char** argv) {
       "init", po::value<int>()->default_value(16), "random initial points before BO (k0)")(
       "budget", po::value<int>()->default_value(64), "total evaluations")(
       "seed", po::value<std::uint64_t>(), "seed for a reproducible run (default: OS CSPRNG)")(
-      "reference", po::value<std::string>(), "anti-ideal point EPSILON,ERROR (default: the problem's)")(
+      "reference", po::value<std::string>(),
+      "anti-ideal point EPSILON,ERROR[,FURTHER...] (default: the problem's; a further objective's own)")(
+      "objective", po::value<std::vector<std::string>>()->composing(),
+      "a further objective to minimize, with its own GP: train_seconds (the training's wall time, log GP; "
+      "reference 3600 s unless --reference gives one); an external oracle's are declared in space.json")(
       "hv-axis", po::value<std::string>(), "linear | log: epsilon axis of the hypervolume (default: the problem's)")(
       "log-floor", po::value<double>(), "log axis: epsilon below this counts as this (default: the problem's)")(
       "grid-points", po::value<int>()->default_value(3), "grid method: points per dimension")(
@@ -309,9 +352,10 @@ int run_explore(int argc, char** argv) {
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
                           : recorded      ? recorded_run_directory(*recorded, "runs/" + problem_name + "-" + method)
                                           : "runs/" + problem_name + "-" + method;
+  std::vector<pareto::Objective> declared;
   const auto problem = recorded ? recorded_problem(vm, *recorded, out + "/oracle-logs")
-                                : make_explored_problem(vm, out + "/oracle-logs");
-  explore::ExploreSettings settings = settings_from(vm, *problem, out);
+                                : make_explored_problem(vm, out + "/oracle-logs", declared);
+  explore::ExploreSettings settings = settings_from(vm, *problem, out, declared);
   if (recorded) adopt_recorded_settings(vm, *recorded, settings);
   recorded.reset();  // the study is opened again below, for writing
   if (settings.explorer.method == bo::Method::dpareto && settings.explorer.initial_points > settings.budget)
@@ -423,8 +467,7 @@ int run_explore(int argc, char** argv) {
               << failed << " failed"
               << (intermediate > 0 ? ", " + std::to_string(intermediate) + " intermediate results" : std::string())
               << "), front of " << front.size() << (front.size() == 1 ? " point" : " points") << ", hypervolume "
-              << readable_number(hv) << " (" << info.hv_axis << " epsilon axis, reference "
-              << readable_number(info.objectives[0].reference) << "," << readable_number(info.objectives[1].reference)
+              << readable_number(hv) << " (" << info.hv_axis << " epsilon axis, reference " << reference_text(info)
               << ")\n"
               << (robust ? "robust front (each evaluated setting at the utility GP's posterior median): " +
                                std::to_string(study::run_front(robust->records, info.objectives).size()) +

@@ -67,6 +67,7 @@ nlohmann::json study_status(const study::Storage& s, double grace_seconds) {
           {"intermediate_results", static_cast<long>(completed.size()) - evaluations},
           {"running", running.size()},
           {"stale", stale},
+          {"objectives", s.run_info().objectives.names()},
           {"hypervolume", json_number(hv_history.empty() ? 0.0 : hv_history.back())},
           {"hv_history", hv_history},
           {"evaluations_per_hour", json_number(per_hour)},
@@ -82,7 +83,10 @@ void print_status(const nlohmann::json& j) {
             << "evaluations: " << j["ok"] << " ok, " << j["failed"] << " failed, " << j["running"] << " running"
             << " of a budget of " << j["budget"];
   if (j["stale"] > 0) std::cout << " (" << j["stale"] << " running without a heartbeat past the grace period)";
-  std::cout << "\nhypervolume: " << readable_number(number_from_json(j["hypervolume"], "hypervolume")) << "\n";
+  std::string objectives;
+  for (const auto& name : j["objectives"]) objectives += (objectives.empty() ? "" : ", ") + name.get<std::string>();
+  std::cout << "\nhypervolume: " << readable_number(number_from_json(j["hypervolume"], "hypervolume")) << " ("
+            << objectives << ")\n";
   const double rate = number_from_json(j["evaluations_per_hour"], "rate");
   const double eta = number_from_json(j["eta_seconds"], "eta");
   if (rate > 0)

@@ -78,7 +78,8 @@ int run_worker(int argc, char** argv) {
   const auto explorer = bo::make_proposer(problem->space(), explorer_options, settings.seed,
                                           explore::known_epsilon_oracle(*problem, explorer_options));
   explore::ExplorerProposer proposer(*explorer, explorer_options.objectives);
-  study::StudyRunner runner(*storage, proposer, explore::problem_evaluator(*problem), settings);
+  study::StudyRunner runner(*storage, proposer, explore::problem_evaluator(*problem, explorer_options.objectives),
+                            settings);
   const bool quiet = vm["quiet"].as<bool>();
   std::cerr << "worker joined study " << storage->location() << " (" << info.problem << ", budget " << settings.budget
             << ")\n";

@@ -32,10 +32,10 @@ ExploreRun::ExploreRun(const problems::Problem& problem, const ExploreSettings& 
   proposer_ = bo::make_proposer(problem.space(), settings_.explorer, *info.seed,
                                 known_epsilon_oracle(problem, settings_.explorer));
   adapter_ = std::make_unique<ExplorerProposer>(*proposer_, settings_.explorer.objectives);
-  runner_ =
-      std::make_unique<study::StudyRunner>(*study_, *adapter_, problem_evaluator(problem),
-                                           study::RunnerSettings{settings_.budget, settings_.workers, *info.seed,
-                                                                 settings_.retry_interrupted, settings_.crash_limit});
+  runner_ = std::make_unique<study::StudyRunner>(
+      *study_, *adapter_, problem_evaluator(problem, settings_.explorer.objectives),
+      study::RunnerSettings{settings_.budget, settings_.workers, *info.seed, settings_.retry_interrupted,
+                            settings_.crash_limit});
   writer_ = std::make_unique<study::RunDirectoryWriter>(settings_.out, info);
 }
 

@@ -26,6 +26,7 @@ std::unique_ptr<problems::Problem> study_problem(const study::Storage& study, co
       if (identity.settings.contains("known_epsilon"))
         options.known_epsilon = problems::parse_recorded_known_epsilon(
             identity.settings.at("known_epsilon").get<std::string>(), space, where);
+      options.objective_keys = study::objectives_from_json(study.config(), where).further_names();
       problem = std::make_unique<problems::ExternalCommandProblem>(std::move(space), options);
     } else {
       problems::ProblemOptions options;

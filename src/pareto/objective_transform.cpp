@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/printable.hpp"
 
 namespace dpareto::pareto {
 
@@ -45,6 +46,19 @@ std::string transform_name(Transform t) {
       return "logit";
   }
   throw InputError("output transform: unknown kind");
+}
+
+Transform parse_transform(const std::string& name, const std::string& where) {
+  for (Transform t : {Transform::identity, Transform::log, Transform::logit})
+    if (transform_name(t) == name) return t;
+  throw InputError(where + ": unknown transform '" + printable(name) + "' (expected identity, log or logit)");
+}
+
+std::string transform_domain_problem(Transform t, double value) {
+  if (!std::isfinite(value)) return "is not a finite number";
+  if (t == Transform::log && !(value > 0)) return "must be positive (its surrogate is on a log scale)";
+  if (t == Transform::logit && !(value >= 0 && value <= 1)) return "must be in [0, 1] (its surrogate is a logit)";
+  return "";
 }
 
 }  // namespace dpareto::pareto

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/json_number.hpp"
 #include "dpareto/core/printable.hpp"
 
 namespace dpareto::pareto {
@@ -14,21 +15,58 @@ Objective known_objective(const std::string& name) {
   throw InputError("objective '" + printable(name) + "': not one of epsilon, error, train_seconds");
 }
 
+bool is_known_objective(const std::string& name) {
+  return name == "epsilon" || name == "error" || name == "train_seconds";
+}
+
+Objective declared_objective(const std::string& name, Transform transform, double reference, const std::string& where) {
+  // Columns every record, evaluations.csv or the study's table already has.
+  static const char* const reserved[] = {"epsilon",      "delta",    "utility",      "utility_min", "utility_max",
+                                         "error",        "seconds",  "id",           "trial",       "completion",
+                                         "phase",        "status",   "params",       "started_at",  "finished_at",
+                                         "message",      "seed",     "worker",       "objectives",  "unfinished_starts",
+                                         "heartbeat_at", "study_id", "train_seconds"};
+  const std::string shown = where + ": objective '" + printable(name) + "'";
+  const bool identifier = !name.empty() && name.size() <= 40 && name[0] >= 'a' && name[0] <= 'z' &&
+                          std::all_of(name.begin(), name.end(), [](char c) {
+                            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+                          });
+  if (!identifier) throw InputError(shown + ": a name is [a-z][a-z0-9_]*, at most 40 characters");
+  if (std::find(std::begin(reserved), std::end(reserved), name) != std::end(reserved))
+    throw InputError(shown + ": the name is taken by a column every run has");
+  if (const std::string why = transform_domain_problem(transform, reference); !why.empty())
+    throw InputError(shown + ": reference " + format_number(reference) + " " + why);
+  return {name, {name}, false, transform, reference, false};
+}
+
 Objectives Objectives::privacy_utility(double reference_epsilon, double reference_error) {
   return with({}, {reference_epsilon, reference_error});
 }
 
 Objectives Objectives::with(const std::vector<std::string>& further_names, const Point& reference) {
+  std::vector<Objective> further;
+  for (const auto& name : further_names) further.push_back(known_objective(name));
+  return with_further(further, reference);
+}
+
+Objectives Objectives::with_further(const std::vector<Objective>& further, const Point& reference) {
   Objectives o;
-  std::vector<std::string> names = {"epsilon", "error"};
-  names.insert(names.end(), further_names.begin(), further_names.end());
-  for (std::size_t i = 0; i < names.size(); ++i) {
+  o.list = {known_objective("epsilon"), known_objective("error")};
+  o.list.insert(o.list.end(), further.begin(), further.end());
+  for (std::size_t i = 0; i < o.list.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
-      if (names[j] == names[i]) throw InputError("objectives: '" + names[i] + "' is listed twice");
-    o.list.push_back(known_objective(names[i]));
-  }
+      if (o.list[j].name == o.list[i].name)
+        throw InputError("objectives: '" + printable(o.list[i].name) + "' is listed twice");
   o.set_reference(reference);
   return o;
+}
+
+std::size_t Objectives::index_of(const std::string& name, const std::string& where) const {
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i].name == name) return i;
+  std::string known;
+  for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
+  throw InputError(where + ": no objective '" + printable(name) + "' (this run has " + known + ")");
 }
 
 Point Objectives::reference() const {

@@ -307,6 +307,8 @@ Evaluation ExternalCommandProblem::evaluate(const space::Params& params, std::ui
     e.message = out.message;
   }
   e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  e.further = out.further;
+  if (!e.further.contains("train_seconds")) e.further["train_seconds"] = e.seconds;
   return e;
 }
 
@@ -453,7 +455,7 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
   } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
     out.message = "exit status " + std::to_string(WEXITSTATUS(status)) + tail_note + log_note;
   } else {
-    out = parse_oracle_output(text, options_.delta, !options_.known_epsilon);
+    out = parse_oracle_output(text, options_.delta, !options_.known_epsilon, options_.objective_keys);
     if (out.ok) resolve_intermediate(params, out);
     if (out.ok && options_.known_epsilon) account_declared(params, out);
     if (!out.ok && dropped > 0)
@@ -467,8 +469,8 @@ ExternalCommandProblem::Output ExternalCommandProblem::run(const space::Params& 
 namespace {
 
 // The output's "intermediate" array (its parameters resolved later, by the problem).
-std::vector<ExternalCommandProblem::Output::Printed> parse_intermediate(const nlohmann::json& list,
-                                                                        bool epsilon_required) {
+std::vector<ExternalCommandProblem::Output::Printed> parse_intermediate(
+    const nlohmann::json& list, bool epsilon_required, const std::vector<std::string>& objective_keys) {
   if (!list.is_array()) throw InputError("output \"intermediate\" is not a JSON array of objects");
   std::vector<ExternalCommandProblem::Output::Printed> parsed;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -485,6 +487,8 @@ std::vector<ExternalCommandProblem::Output::Printed> parse_intermediate(const nl
         r.epsilon = number;
       else if (key == "utility")
         r.utility = number;
+      else if (std::find(objective_keys.begin(), objective_keys.end(), key) != objective_keys.end())
+        r.further[key] = number;
       else if (key != "utility_min" && key != "utility_max")
         printed.setting.emplace_back(key, number);
     }
@@ -498,8 +502,8 @@ std::vector<ExternalCommandProblem::Output::Printed> parse_intermediate(const nl
 
 }  // namespace
 
-ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta,
-                                                   bool epsilon_required) {
+ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta, bool epsilon_required,
+                                                   const std::vector<std::string>& objective_keys) {
   ExternalCommandProblem::Output out;
   nlohmann::json doc;
   const std::string normalized = normalize_python_json(text);
@@ -539,7 +543,10 @@ ExternalCommandProblem::Output parse_oracle_output(const std::string& text, doub
     out.utility_max =
         doc.contains("utility_max") ? number_from_json(doc.at("utility_max"), "output \"utility_max\"") : out.utility;
     out.delta = doc.contains("delta") ? number_from_json(doc.at("delta"), "output \"delta\"") : default_delta;
-    if (doc.contains("intermediate")) out.intermediate = parse_intermediate(doc.at("intermediate"), epsilon_required);
+    for (const auto& key : objective_keys)
+      if (doc.contains(key)) out.further[key] = number_from_json(doc.at(key), "output \"" + key + "\"");
+    if (doc.contains("intermediate"))
+      out.intermediate = parse_intermediate(doc.at("intermediate"), epsilon_required, objective_keys);
   } catch (const InputError& e) {
     out.message = e.what();
     return out;

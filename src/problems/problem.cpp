@@ -56,7 +56,10 @@ Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed) co
   try {
     e.delta = delta();
     e.epsilon = privacy(params);
+    const auto utility_start = std::chrono::steady_clock::now();
     const UtilityResult u = utility(params, seed);
+    e.further["train_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - utility_start).count();
     e.utility = u.utility;
     e.utility_min = u.utility_min;
     e.utility_max = u.utility_max;

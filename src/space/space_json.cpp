@@ -34,7 +34,7 @@ Space space_from_json(const nlohmann::json& document, const std::string& source)
   if (!document.is_object() || !document.contains("parameters") || !document.at("parameters").is_array())
     throw InputError(source + ": expected an object {\"parameters\": [...]}");
   for (const auto& [key, value] : document.items())
-    if (key != "parameters" && key != "known_epsilon")  // the external oracle reads known_epsilon
+    if (key != "parameters" && key != "known_epsilon" && key != "objectives")  // the external oracle reads these
       throw InputError(source + ": unknown key \"" + printable(key) + "\"");
   const auto& list = document.at("parameters");
   if (list.empty()) throw InputError(source + ": \"parameters\" is empty");

@@ -119,9 +119,11 @@ auto column_of(Record& r, const std::string& name) -> decltype((r.epsilon)) {
   if (name == "utility_min") return r.utility_min;
   if (name == "utility_max") return r.utility_max;
   if constexpr (std::is_const_v<Record>) {
+    static constexpr double kUnmeasured = 0;  // what a failed record holds, as in its other columns
     const auto it = r.further.find(name);
-    if (it == r.further.end()) throw Error("run record " + std::to_string(r.id) + " has no column '" + name + "'");
-    return it->second;
+    if (it != r.further.end()) return it->second;
+    if (!r.ok()) return kUnmeasured;
+    throw Error("run record " + std::to_string(r.id) + " has no column '" + name + "'");
   } else {
     return r.further[name];
   }
@@ -190,23 +192,37 @@ void objectives_to_json(const pareto::Objectives& objectives, nlohmann::json& in
   nlohmann::json reference = nlohmann::json::array();
   for (double r : objectives.reference()) reference.push_back(json_number(r));
   into["reference"] = reference;
-  if (objectives.size() > 2) into["objectives"] = objectives.names();
+  if (objectives.size() <= 2) return;
+  into["objectives"] = objectives.names();
+  nlohmann::json transforms = nlohmann::json::array();
+  for (const auto& o : objectives.list) transforms.push_back(pareto::transform_name(o.surrogate));
+  into["transforms"] = transforms;
 }
 
 pareto::Objectives objectives_from_json(const nlohmann::json& from, const std::string& source) {
   pareto::Point reference;
   for (const auto& r : from.at("reference")) reference.push_back(number_from_json(r, source + " reference"));
-  std::vector<std::string> further;
+  std::vector<std::string> names = {"epsilon", "error"};
   if (from.contains("objectives")) {
-    const auto names = from.at("objectives").get<std::vector<std::string>>();
+    names = from.at("objectives").get<std::vector<std::string>>();
     if (names.size() < 2 || names[0] != "epsilon" || names[1] != "error")
       throw InputError(source + ": objectives must begin with epsilon, error");
-    further.assign(names.begin() + 2, names.end());
   }
-  if (reference.size() != 2 + further.size())
+  if (reference.size() != names.size())
     throw InputError(source + ": reference has " + std::to_string(reference.size()) + " numbers for " +
-                     std::to_string(2 + further.size()) + " objectives");
-  return pareto::Objectives::with(further, reference);
+                     std::to_string(names.size()) + " objectives");
+  // A declared objective (not known by name) comes with its transform.
+  const auto transforms = from.value("transforms", std::vector<std::string>(names.size(), ""));
+  if (transforms.size() != names.size())
+    throw InputError(source + ": " + std::to_string(transforms.size()) + " transforms for " +
+                     std::to_string(names.size()) + " objectives");
+  std::vector<pareto::Objective> further;
+  for (std::size_t i = 2; i < names.size(); ++i)
+    further.push_back(pareto::is_known_objective(names[i])
+                          ? pareto::known_objective(names[i])
+                          : pareto::declared_objective(names[i], pareto::parse_transform(transforms[i], source),
+                                                       reference[i], source));
+  return pareto::Objectives::with_further(further, reference);
 }
 
 namespace {

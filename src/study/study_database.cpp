@@ -30,10 +30,11 @@ namespace {
 constexpr const char* kFormat = "dpareto-study";
 constexpr int kVersion = 2;
 
-// The evaluations table has one REAL column per objective column (epsilon, delta, utility, ...).
+// The evaluations table has one REAL column per objective column (epsilon, delta, utility, ...),
+// quoted: a declared objective's name (an identifier, pareto::declared_objective) may be an SQL keyword.
 std::string schema(const pareto::Objectives& objectives) {
   std::string columns;
-  for (const auto& c : objectives.columns()) columns += c + " REAL, ";
+  for (const auto& c : objectives.columns()) columns += "\"" + c + "\" REAL, ";
   return R"(
 CREATE TABLE study_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE evaluations(
@@ -55,7 +56,7 @@ CREATE TABLE evaluations(
 // "a, b, c" and "a = ?, b = ?, c = ?" of the objectives' columns.
 std::string column_list(const pareto::Objectives& objectives, const std::string& suffix) {
   std::string list;
-  for (const auto& c : objectives.columns()) list += (list.empty() ? "" : ", ") + c + suffix;
+  for (const auto& c : objectives.columns()) list += std::string(list.empty() ? "" : ", ") + "\"" + c + "\"" + suffix;
   return list;
 }
 

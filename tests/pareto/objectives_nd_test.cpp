@@ -157,3 +157,40 @@ TEST_CASE("Objectives: today's pair, its columns and transforms, a third objecti
   CHECK_THROWS_AS(Objectives::with({"error"}, {10, 1, 1}), dpareto::InputError);
   CHECK_THROWS_AS(o.point({1.0}), dpareto::InputError);
 }
+
+TEST_CASE("declared objectives (issue 13 item 2): identifiers, not record columns, references in their domain") {
+  const auto latency = declared_objective("latency_ms", Transform::log, 250, "space.json");
+  CHECK(latency.column() == "latency_ms");
+  CHECK(latency.surrogate == Transform::log);
+  CHECK_FALSE(latency.complement);
+  const auto three = Objectives::with_further({latency}, {10, 1, 250});
+  CHECK(three.names() == std::vector<std::string>{"epsilon", "error", "latency_ms"});
+  CHECK(three.index_of("latency_ms", "--max") == 2);
+  CHECK(three.point({2, 0.75, 40}) == Point{2, 0.25, 40});  // minimized as it is
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const dpareto::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(message([&] { three.index_of("memory", "--max memory=1"); }) ==
+        "--max memory=1: no objective 'memory' (this run has epsilon, error, latency_ms)");
+  for (const std::string& bad :
+       std::vector<std::string>{"", "Latency", "9lives", "a-b", "drop table", std::string(41, 'a')})
+    CHECK(message([&] { declared_objective(bad, Transform::identity, 1, "space.json"); }).find("a name is") !=
+          std::string::npos);
+  for (const std::string taken : {"seconds", "epsilon", "utility", "status", "train_seconds"})
+    CHECK(message([&] { declared_objective(taken, Transform::identity, 1, "space.json"); }).find("taken") !=
+          std::string::npos);
+  CHECK(message([&] { declared_objective("cost", Transform::log, 0, "space.json"); }) ==
+        "space.json: objective 'cost': reference 0 must be positive (its surrogate is on a log scale)");
+  CHECK(message([&] { parse_transform("sqrt", "space.json"); }) ==
+        "space.json: unknown transform 'sqrt' (expected identity, log or logit)");
+  CHECK(parse_transform("logit", "x") == Transform::logit);
+  CHECK(transform_domain_problem(Transform::logit, 1.5) != "");
+  CHECK(transform_domain_problem(Transform::identity, -3) == "");
+  CHECK(transform_domain_problem(Transform::identity, std::nan("")) != "");
+  CHECK_THROWS_AS(Objectives::with_further({latency, latency}, {10, 1, 2, 2}), dpareto::InputError);
+}

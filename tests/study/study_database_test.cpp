@@ -357,6 +357,27 @@ TEST_CASE("a study of three objectives: a column for the third, written, reopene
   CHECK(integrity(dir / "three.db") == "ok");
 }
 
+TEST_CASE("a study of a declared objective named like an SQL keyword keeps its column and its transform") {
+  const auto dir = temp_root.dir("declared");
+  const auto path = (dir / "declared.db").string();
+  auto declared = info();
+  declared.objectives = pareto::Objectives::with_further(
+      {pareto::declared_objective("order", pareto::Transform::logit, 0.5, "t")}, {10, 1, 0.5});
+  {
+    auto db = StudyDatabase::create(path, identity(), declared, {{"method", "random"}});
+    const int trial = db.begin_trial("init", {0.5, 0.5}, 3, nlohmann::json::object());
+    auto r = toy_evaluation({0.5, 0.5}, 3);
+    r.further["order"] = 0.25;
+    db.finish_trial(trial, r, nlohmann::json::object());
+  }
+  const auto db = StudyDatabase::open(path, StudyDatabase::Access::read_only);
+  CHECK(db.run_info().objectives.names() == declared.objectives.names());
+  CHECK(db.run_info().objectives[2].surrogate == pareto::Transform::logit);
+  REQUIRE(db.trials().size() == 1);
+  CHECK(db.trials()[0].record.column("order") == 0.25);
+  CHECK(integrity(dir / "declared.db") == "ok");
+}
+
 TEST_CASE("a study of format version 1 is refused until `study upgrade` migrates it; newer versions are refused") {
   const auto dir = temp_root.dir("upgrade");
   const auto path = dir / "old.db";

@@ -13,5 +13,10 @@ inline constexpr double kLogitMargin = 1e-6;
 double forward(Transform t, double value);  // log: value must be > 0 (clamped at 1e-300)
 double inverse(Transform t, double value);
 std::string transform_name(Transform t);
+// "identity" | "log" | "logit" -> the transform; InputError naming `where` otherwise.
+Transform parse_transform(const std::string& name, const std::string& where);
+// Why `value` cannot be modelled on `t` ("" when it can): not finite, log of a value <= 0, logit
+// outside [0, 1].
+std::string transform_domain_problem(Transform t, double value);
 
 }  // namespace dpareto::pareto

@@ -40,6 +40,8 @@ struct Objectives {
   static Objectives privacy_utility(double reference_epsilon = 10, double reference_error = 1);
   // privacy_utility() followed by the named further objectives (known_objective()).
   static Objectives with(const std::vector<std::string>& further_names, const Point& reference);
+  // privacy_utility() followed by the given further objectives (known_objective() or declared_objective()).
+  static Objectives with_further(const std::vector<Objective>& further, const Point& reference);
 
   std::size_t size() const { return list.size(); }
   const Objective& operator[](std::size_t i) const { return list[i]; }
@@ -50,11 +52,20 @@ struct Objectives {
   std::vector<std::string> columns() const;  // every objective's columns, in order
   // Names of the objectives after the first two (the privacy-utility pair), as summary.json lists them.
   std::vector<std::string> further_names() const;
+  // Index of the objective named `name` (InputError naming `where` and the objectives otherwise).
+  std::size_t index_of(const std::string& name, const std::string& where) const;
   // Column values (one per objective, its value's column) -> the objective point.
   Point point(const std::vector<double>& column_values) const;
 };
 
 // A further objective by name ("train_seconds"); InputError naming the known ones otherwise.
 Objective known_objective(const std::string& name);
+bool is_known_objective(const std::string& name);
+
+// A further objective an oracle reports under its own name (issue 13 item 2: space.json's
+// "objectives"), minimized as it is, its GP on `transform`. The name becomes a record column, so it
+// must be a lower-case identifier ([a-z][a-z0-9_]*, at most 40 characters) that no record column
+// already uses; InputError naming `where` otherwise.
+Objective declared_objective(const std::string& name, Transform transform, double reference, const std::string& where);
 
 }  // namespace dpareto::pareto

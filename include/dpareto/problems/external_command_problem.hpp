@@ -5,13 +5,15 @@
 //                   --oracle-cmd 'python3 train.py --lr {lr} --epochs {epochs} --seed {seed}'
 //
 // The command runs once per evaluation and prints one JSON object on stdout:
-//   {"epsilon": 1.2, "utility": 0.91}   (optional: "utility_min", "utility_max", "delta"; extra keys
-//   are ignored; NaN/Infinity as Python's json module writes them are accepted and judged).
+//   {"epsilon": 1.2, "utility": 0.91}   (optional: "utility_min", "utility_max", "delta"; a further
+//   objective space.json declares, e.g. "seconds": 41.5; other keys are ignored; NaN/Infinity as
+//   Python's json module writes them are accepted and judged).
 // It may add results measured on the way (issue 18 item 2: a training's earlier epochs), each the
 // result of another setting that it names by the parameters that differ:
 //   "intermediate": [{"epochs": 1, "epsilon": 0.4, "utility": 0.81}, {"epochs": 2, ...}, ...]
 // (each: "utility", "epsilon" unless a known_epsilon declaration accounts it, optional "utility_min"
-// and "utility_max", every other key a parameter with its value in its domain). In order of
+// and "utility_max", the declared further objectives, every other key a parameter with its value in
+// its domain). In order of
 // training, their ε may not decrease nor exceed the final one; a bad one fails the evaluation.
 // Its stderr goes to a per-evaluation log file. A non-zero exit, a signal, a timeout (the whole
 // process group is killed: SIGTERM, then SIGKILL after 1 s), unparseable output, or invalid values
@@ -48,6 +50,9 @@ struct ExternalCommandOptions {
   // left out, and one more than 5 % away from the declared accounting (or another "delta") fails
   // the evaluation: the declaration would not describe the oracle.
   std::optional<KnownEpsilonDeclaration> known_epsilon;
+  // The further objectives (space.json's "objectives", issue 13 item 2): the output keys that report
+  // them. train_seconds, unless the output prints it, is the command's wall time.
+  std::vector<std::string> objective_keys;
 };
 
 class ExternalCommandProblem : public Problem {
@@ -58,6 +63,7 @@ class ExternalCommandProblem : public Problem {
     std::string message;  // why it failed
     double epsilon = 0, delta = 0, utility = 0, utility_min = 0, utility_max = 0;
     bool epsilon_printed = false, delta_printed = false;
+    std::map<std::string, double> further;  // the declared objective keys it printed
     // "intermediate": each result with the parameters it names, by name (resolved by run()).
     struct Printed {
       std::vector<std::pair<std::string, double>> setting;
@@ -116,7 +122,9 @@ class ExternalCommandProblem : public Problem {
 // Parses a stdout text as the oracle's JSON object (the whole text, or else its last non-empty
 // line). Returns an Output whose message says what is wrong when it cannot be used.
 // `epsilon_required` false: an output without "epsilon" is fine (a known_epsilon declaration accounts it).
+// The `objective_keys` it prints (at the top and in "intermediate" items) must be numbers.
 ExternalCommandProblem::Output parse_oracle_output(const std::string& text, double default_delta,
-                                                   bool epsilon_required = true);
+                                                   bool epsilon_required = true,
+                                                   const std::vector<std::string>& objective_keys = {});
 
 }  // namespace dpareto::problems

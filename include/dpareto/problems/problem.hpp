@@ -30,6 +30,7 @@ struct IntermediateResult {
   double utility = 0;
   double utility_min = 0;
   double utility_max = 0;
+  std::map<std::string, double> further;  // declared further objectives measured at this point, by name
 };
 
 // What a utility oracle measured: the mean over repeats and its extremes (DPareto Fig. 7).
@@ -51,6 +52,9 @@ struct Evaluation {
   double utility_min = 0;
   double utility_max = 0;
   double seconds = 0;
+  // Objective values beyond (ε, utility) that were measured, by name (issue 13 item 2): every
+  // problem's "train_seconds" (the utility oracle's wall time), an external oracle's declared keys.
+  std::map<std::string, double> further;
   std::string message;
   std::vector<IntermediateResult> intermediate;  // ok only: the results measured on the way
 };

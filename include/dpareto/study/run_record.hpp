@@ -41,7 +41,8 @@ struct EvaluationRecord {
   bool ok() const { return status == EvaluationStatus::ok; }
   bool is_intermediate() const { return phase == kIntermediatePhase; }
   double error() const { return 1.0 - utility; }
-  // An objective column by name: a named field above, else `further` (Error if it has none).
+  // An objective column by name: a named field above, else `further` (a failed record that lacks
+  // it reads 0, like its other measurements; an ok one: Error).
   double column(const std::string& name) const;
   double& column(const std::string& name);
 };
