@@ -52,6 +52,8 @@ std::string point_text(const explore::OperatingPoint& p) {
     s += "<= " + readable_rounded_up(p.epsilon) + " (95% upper bound of the epsilon surrogate, median " +
          readable_number(p.epsilon_median) + ")";
   s += ", utility " + readable_number(p.utility);
+  for (const auto& [name, value] : p.further)
+    s += ", " + name + (p.source == "model" ? " <= " : " ") + readable_number(value);
   if (p.source == "model")
     s += " ± " + readable_number(p.utility_std) + " (predicted; a measurement falls in " +
          readable_number(p.utility_low) + "…" + readable_number(p.utility_high) + " with probability 0.95)";
@@ -62,10 +64,26 @@ std::string point_text(const explore::OperatingPoint& p) {
   return s;
 }
 
+// --max NAME=V: a limit on one of the run's further objectives.
+explore::Limit limit_from(const std::string& text, const pareto::Objectives& objectives, const std::string& dir) {
+  const auto eq = text.find('=');
+  const std::string flag = "--max " + printable(text);
+  if (eq == std::string::npos) throw InputError(flag + ": expected NAME=VALUE");
+  const std::string name = text.substr(0, eq);
+  if (name == "epsilon" || name == "error")
+    throw InputError(flag + ": " + name + " is the target's (--max-epsilon, --min-utility)");
+  const std::size_t d = objectives.index_of(name, flag + " (run " + dir + ")");
+  const double value = parse_number_list(text.substr(eq + 1), flag).at(0);
+  if (!std::isfinite(value)) throw InputError(flag + ": the limit must be a finite number");
+  return {objectives[d].column(), value};
+}
+
 int run_pick(int argc, char** argv) {
   po::options_description options("pick options");
   options.add_options()("run", po::value<std::string>()->required(), "run directory")(
       "max-epsilon", po::value<double>(), "target: epsilon at most E (maximize utility)")(
+      "max", po::value<std::vector<std::string>>()->composing(),
+      "NAME=V: also require the run's further objective NAME (e.g. train_seconds) at most V (repeatable)")(
       "min-utility", po::value<double>(), "target: utility at least U (minimize epsilon)")(
       "from", po::value<std::string>()->default_value("observed"),
       "observed (a front point) | model (an unevaluated setting from the surrogates)")(
@@ -122,6 +140,9 @@ int run_pick(int argc, char** argv) {
   const std::string dir = vm["run"].as<std::string>();
   const auto run = study::read_run_directory(dir);
   if (run.records.empty()) throw InputError(dir + ": the run has no evaluations");
+  if (vm.count("max"))
+    for (const auto& text : vm["max"].as<std::vector<std::string>>())
+      target.limits.push_back(limit_from(text, run.info.objectives, dir));
   // The model is needed for --from model and the robust front, and serves --candidates and --verify.
   // The default ranking is the robust one; it falls back to the observed one, and says so, where no
   // model can be fitted (say, one ok evaluation) or the run is too long to fit one quickly.
@@ -171,6 +192,10 @@ int run_pick(int argc, char** argv) {
   } else {
     j["utility_interval"] = {json_number(p.utility_low), json_number(p.utility_high)};
   }
+  if (!p.further.empty()) {  // observed: measured; model: each one's 95% upper predictive bound
+    j["further_objectives"] = nlohmann::json::object();
+    for (const auto& [name, value] : p.further) j["further_objectives"][name] = json_number(value);
+  }
   if (!result.reached) {
     if (vm["json"].as<bool>()) std::cout << j.dump() << "\n";
     throw Error("target " + target.describe() + " is unreachable " +
@@ -192,7 +217,7 @@ int run_pick(int argc, char** argv) {
                    {"utility", json_number(measured.utility)},
                    {"utility_min", json_number(measured.utility_min)},
                    {"utility_max", json_number(measured.utility_max)},
-                   {"meets_target", measured.ok && target.met_by(measured.epsilon, measured.utility)},
+                   {"meets_target", measured.ok && target.met_by(measured.epsilon, measured.utility, measured.further)},
                    {"message", measured.message}};
     // A model pick's interval is a claim about the measurement: one outside it says the surrogate
     // was over-confident there.
@@ -204,7 +229,7 @@ int run_pick(int argc, char** argv) {
             ? "measured: epsilon " + readable_rounded_up(measured.epsilon) + ", utility " +
                   readable_number(measured.utility) + " (repeats " + readable_number(measured.utility_min) + "…" +
                   readable_number(measured.utility_max) + ")" +
-                  (target.met_by(measured.epsilon, measured.utility) ? "" : " — MISSES the target") +
+                  (target.met_by(measured.epsilon, measured.utility, measured.further) ? "" : " — MISSES the target") +
                   (outside_interval ? " — OUTSIDE the model's 95% interval " + readable_number(p.utility_low) + "…" +
                                           readable_number(p.utility_high) + ": the surrogate was over-confident"
                                     : "")

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "dpareto/bo/maximize.hpp"
@@ -65,7 +66,8 @@ struct Candidate {
   space::Params params;
   double epsilon, logit_mean, logit_sd;
   double epsilon_median = std::numeric_limits<double>::quiet_NaN();  // predicted ε only
-  double objective;  // minimized; feasible settings always score below infeasible ones
+  std::map<std::string, double> limited;  // each limited objective's 95% upper predictive bound
+  double objective;                       // minimized; feasible settings always score below infeasible ones
   bool feasible;
 };
 
@@ -82,6 +84,9 @@ class PickObjective : public bo::UnitFunction {
         log_target_(target.kind == Target::Kind::max_epsilon ? std::log(std::max(target.value, 1e-300)) : 0.0),
         target_(target) {
     for (const auto& o : model.explorer->observations()) evaluated_.push_back(space_.to_unit(o.params));
+    const auto& objectives = model.explorer->surrogates().objectives();
+    for (const auto& limit : target.limits)
+      limited_.push_back(objectives.index_of(limit.column, "limit " + limit.column));
   }
 
   double value(const std::vector<double>& x) override {
@@ -114,6 +119,7 @@ class PickObjective : public bo::UnitFunction {
   // Penalized objective (minimized). max ε: −μ (logit utility) plus a penalty growing with
   // log(ε/E); min utility: log ε plus a penalty growing with the logit shortfall. Infeasible
   // settings also pay a constant that exceeds any feasible objective's range.
+  // A limit missed adds a constant above both and a penalty growing with the excess in its GP's space.
   void score(Candidate& c) const {
     const double log_eps = c.epsilon > 0 ? std::log(std::min(c.epsilon, 1e300)) : -700.0;
     if (target_.kind == Target::Kind::max_epsilon) {
@@ -122,6 +128,14 @@ class PickObjective : public bo::UnitFunction {
     } else {
       c.feasible = c.logit_mean >= logit_target_ && c.epsilon < kInf;
       c.objective = log_eps + (c.feasible ? 0.0 : 2000.0 + 100.0 * std::max(0.0, logit_target_ - c.logit_mean));
+    }
+    const auto& objectives = model_.explorer->surrogates().objectives();
+    for (std::size_t k = 0; k < limited_.size(); ++k) {
+      const auto& o = objectives[limited_[k]];
+      const double bound = c.limited.at(o.column()), limit = target_.limits[k].max;
+      if (bound <= limit) continue;
+      c.feasible = false;
+      c.objective += 5000.0 + 100.0 * (pareto::forward(o.surrogate, bound) - pareto::forward(o.surrogate, limit));
     }
   }
   Candidate evaluate(const std::vector<double>& unit) const {
@@ -140,6 +154,14 @@ class PickObjective : public bo::UnitFunction {
     const auto p = model_.explorer->surrogates().gp(1).predict(x);
     c.logit_mean = p.mean;
     c.logit_sd = std::sqrt(std::max(p.variance, 0.0));
+    // A further objective is known only where it was measured: its surrogate's one-sided 95% upper
+    // predictive bound must meet the limit, as an external oracle's ε does.
+    for (const std::size_t d : limited_) {
+      const auto& o = model_.explorer->surrogates().objectives()[d];
+      const auto f = model_.explorer->surrogates().gp(d).predict(x);
+      c.limited[o.column()] =
+          pareto::inverse(o.surrogate, f.mean + kUpperQuantileZ * std::sqrt(std::max(f.variance, 0.0)));
+    }
     score(c);
     return c;
   }
@@ -158,6 +180,7 @@ class PickObjective : public bo::UnitFunction {
   const space::Space& space_;
   double logit_target_, log_target_;
   Target target_;
+  std::vector<std::size_t> limited_;  // the limits' objectives, in the order of target_.limits
   std::vector<std::vector<double>> evaluated_;
   std::vector<Candidate> screened_;
   std::vector<std::optional<Candidate>> runs_;
@@ -214,6 +237,7 @@ PickResult pick_model(const RunModel& model, const Target& target, const ModelPi
     const double spread = kTwoSidedZ * std::sqrt(c.logit_sd * c.logit_sd + noise_variance);
     p.utility_low = sigmoid(c.logit_mean - spread);
     p.utility_high = sigmoid(c.logit_mean + spread);
+    p.further = c.limited;
     p.source = "model";
     return p;
   };

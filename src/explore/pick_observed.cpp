@@ -22,8 +22,10 @@ PickResult pick_observed(const study::RunData& run, const Target& target) {
     p.utility_max = r.utility_max;
     p.source = "observed";
     p.record_id = r.id;
+    p.further = r.further;
     return p;
   };
+  auto meets = [&](const study::EvaluationRecord& r) { return target.met_by(r.epsilon, r.utility, r.further); };
   // better(a, b): a is the preferred pick among points meeting the target.
   auto better = [&](const study::EvaluationRecord& a, const study::EvaluationRecord& b) {
     if (target.kind == Target::Kind::max_epsilon)
@@ -32,9 +34,7 @@ PickResult pick_observed(const study::RunData& run, const Target& target) {
   };
   std::optional<std::size_t> best;
   for (const std::size_t i : front)
-    if (target.met_by(run.records[i].epsilon, run.records[i].utility) &&
-        (!best || better(run.records[i], run.records[*best])))
-      best = i;
+    if (meets(run.records[i]) && (!best || better(run.records[i], run.records[*best]))) best = i;
   PickResult result;
   if (!best) {
     // Closest achievable: the most private front point, or the most useful one.
@@ -52,7 +52,7 @@ PickResult pick_observed(const study::RunData& run, const Target& target) {
   const double log_eps = std::log(std::max(result.point.epsilon, 1e-300));
   std::vector<std::size_t> others;
   for (const std::size_t i : front)
-    if (i != *best && target.met_by(run.records[i].epsilon, run.records[i].utility)) others.push_back(i);
+    if (i != *best && meets(run.records[i])) others.push_back(i);
   std::stable_sort(others.begin(), others.end(), [&](std::size_t a, std::size_t b) {
     return std::abs(std::log(std::max(run.records[a].epsilon, 1e-300)) - log_eps) <
            std::abs(std::log(std::max(run.records[b].epsilon, 1e-300)) - log_eps);

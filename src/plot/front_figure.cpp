@@ -23,12 +23,25 @@ std::string phase_name(const std::string& phase) {
   return phase + " points";
 }
 
-// The (ε, error) points of a run's front, drawable ones only.
+// The (ε, error) points of a run's front, drawable ones only; with more than two objectives, the
+// front's projection (its staircase is the (ε, error) front of them).
 std::vector<pareto::Point2> front_points(const study::RunData& run) {
   std::vector<pareto::Point2> points;
   for (const std::size_t i : study::run_front(run.records, run.info.objectives))
     if (plottable(run.records[i])) points.push_back({run.records[i].epsilon, run.records[i].error()});
   return points;
+}
+
+// The objective every run has as its third, which the front points show as colour (DESIGN.md §3.7:
+// 2-D projections, the third objective as colour); none when the runs have two or differ.
+std::optional<std::string> colour_objective(const std::vector<LabelledRun>& runs) {
+  std::optional<std::string> name;
+  for (const auto& run : runs) {
+    const auto& objectives = run.data.info.objectives;
+    if (objectives.size() < 3 || (name && *name != objectives[2].column())) return std::nullopt;
+    name = objectives[2].column();
+  }
+  return name;
 }
 
 std::string staircase_rows(const std::vector<pareto::Point2>& front, double x_end, bool accuracy) {
@@ -96,6 +109,7 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
 
   GnuplotScript script;
   std::vector<std::string> plots, captions;
+  const std::optional<std::string> colour = colour_objective(runs);
   std::vector<const study::RunData*> all;
   std::size_t evaluations = 0;
   for (std::size_t k = 0; k < runs.size(); ++k) {
@@ -127,15 +141,23 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     const auto front = front_points(run.data);
     const std::string stairs = script.data(tag + "_stairs", staircase_rows(front, x_hi, options.accuracy));
     std::string front_rows;
-    for (const auto& p : front)
-      front_rows += number(p[0]) + " " + number(utility_axis_value(p[1], options.accuracy)) + "\n";
+    for (const std::size_t i : study::run_front(run.data.records, run.data.info.objectives)) {
+      const auto& r = run.data.records[i];
+      if (!plottable(r)) continue;
+      front_rows += number(r.epsilon) + " " + number(utility_axis_value(r.error(), options.accuracy));
+      front_rows += colour ? " " + number(r.column(*colour)) + "\n" : "\n";
+    }
     const std::string points = script.data(tag + "_front", front_rows);
     plots.push_back(
         stairs + " using 1:2 with lines lw 3 dt " + std::to_string(style.dash) + " lc rgb " + literal(style.color) +
         " title " +
         literal("Pareto front (" + std::to_string(front.size()) + (front.size() == 1 ? " point)" : " points)")));
-    plots.push_back(points + " using 1:2 with points pt " + std::to_string(style.point) + " ps 1.4 lc rgb " +
-                    literal(style.color) + " notitle");
+    if (colour)
+      plots.push_back(points + " using 1:2:3 with points pt " + std::to_string(style.point) +
+                      " ps 1.6 lc palette notitle");
+    else
+      plots.push_back(points + " using 1:2 with points pt " + std::to_string(style.point) + " ps 1.4 lc rgb " +
+                      literal(style.color) + " notitle");
     if (const auto* robust = robust_of(k)) {
       const auto robust_front = front_points(*robust);
       plots.push_back(script.data(tag + "_robust", staircase_rows(robust_front, x_hi, options.accuracy)) +
@@ -212,6 +234,12 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
            (std::any_of(options.robust.begin(), options.robust.end(), [](const auto* r) { return r != nullptr; })
                 ? ", robust fronts dotted"
                 : "");
+  if (colour) {
+    title += "\nfront points of the " + std::to_string(runs.front().data.info.objectives.size()) +
+             "-objective front, coloured by " + *colour;
+    script.command("set cblabel " + literal(*colour) + " noenhanced");
+    script.command("set colorbox user origin graph 1.03, graph 0 size graph 0.03, graph 0.62");
+  }
   script.command(common_setup());
   script.command("set title " + literal(title) + " noenhanced");
   finish_objective_figure(script, epsilon_label(common_delta(all)),

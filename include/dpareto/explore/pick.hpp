@@ -8,6 +8,7 @@
 //              The utility GP's mean is optimized (NLopt, penalized, several starts).
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,20 @@
 
 namespace dpareto::explore {
 
-// The target: ε ≤ value (max_epsilon) or utility ≥ value (min_utility).
+// An upper limit on a further objective (`pick --max NAME=V`, issue 13 item 2): its record column.
+struct Limit {
+  std::string column;
+  double max = 0;
+};
+
+// The target: ε ≤ value (max_epsilon) or utility ≥ value (min_utility), and every limit.
 struct Target {
   enum class Kind { max_epsilon, min_utility } kind = Kind::max_epsilon;
   double value = 1;
-  bool met_by(double epsilon, double utility) const;
-  std::string describe() const;  // "epsilon <= 1" / "utility >= 0.9"
+  std::vector<Limit> limits;
+  // `further`: the point's further objective values by column (a limit on one it lacks is not met).
+  bool met_by(double epsilon, double utility, const std::map<std::string, double>& further = {}) const;
+  std::string describe() const;  // "epsilon <= 1" / "utility >= 0.9" [", train_seconds <= 60"]
 };
 
 struct OperatingPoint {
@@ -37,8 +46,10 @@ struct OperatingPoint {
   double robust_utility = std::numeric_limits<double>::quiet_NaN();  // pick_robust: the robust utility
   double utility_min = std::numeric_limits<double>::quiet_NaN();     // observed only: worst repeat
   double utility_max = std::numeric_limits<double>::quiet_NaN();     // observed only: best repeat
-  std::string source;                                                // "observed" | "model"
-  int record_id = 0;                                                 // observed: the evaluation's id
+  std::map<std::string, double>
+      further;         // further objectives: measured, or a model pick's limited ones' 95% upper bounds
+  std::string source;  // "observed" | "model"
+  int record_id = 0;   // observed: the evaluation's id
 };
 
 struct PickResult {
