@@ -56,6 +56,12 @@ need "$scratch"/variability/{fig7_variability.png,variability.md}
 OUT="$scratch/mnist" bash "$here/mnist.sh" mnist-mlp2-sgd > /dev/null
 need "$scratch"/mnist/{mnist.md,fig8_mnist_fronts.png} "$scratch"/mnist/mnist-mlp2-sgd/{mnist.txt,fig5_front.png}
 
+OUT="$scratch/three" bash "$here/three_objectives.sh" > /dev/null
+need "$scratch"/three/three_objectives.md \
+  "$scratch"/three/adult-logreg-sgd/three_objectives/{three_objectives.txt,three_objectives_front.png}
+grep -q '^| adult-logreg-sgd | 2 + 2 | .* | [0-9] of 2 |$' "$scratch/three/three_objectives.md" ||
+  fail "three_objectives.md: $(tail -1 "$scratch/three/three_objectives.md")"
+
 OUT="$scratch/eps" bash "$here/epsilon_input.sh" > /dev/null
 need "$scratch"/eps/epsilon_input.md "$scratch"/eps/adult-logreg-sgd/{epsilon_input-linear.txt,epsilon_input_hv.png}
 grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/eps/epsilon_input.md" || fail "epsilon_input.md: no Welch row"
