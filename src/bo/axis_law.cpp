@@ -123,4 +123,29 @@ std::vector<double> expected_shortfall(const AxisLaw& law, const std::vector<dou
   return psi;
 }
 
+std::vector<double> expected_shortfall_upper(const AxisLaw& law, const std::vector<double>& ascending) {
+  if (law.kind != AxisLaw::Kind::logit_normal || law.sd == 0) return expected_shortfall(law, ascending);
+  // The partition: the points, and 21 quantiles σ(m + k s / 2), k = −10..10, where F rises.
+  std::vector<double> grid;
+  for (int k = -10; k <= 10; ++k) grid.push_back(sigmoid(law.mean + 0.5 * k * law.sd));
+  const auto cdf = [&](double y) {
+    return y >= 1 ? 1.0 : normal_cdf((std::log(y) - std::log1p(-y) - law.mean) / law.sd);
+  };
+  std::vector<double> upper;
+  upper.reserve(ascending.size());
+  double from = 0, sum = 0;  // Y = σ(X) > 0
+  auto step_to = [&](double y) {
+    if (y <= from) return;
+    sum += (y - from) * cdf(y);
+    from = y;
+  };
+  std::size_t g = 0;
+  for (double t : ascending) {
+    for (; g < grid.size() && grid[g] < t; ++g) step_to(grid[g]);
+    step_to(t);
+    upper.push_back(sum);
+  }
+  return upper;
+}
+
 }  // namespace dpareto::bo

@@ -1,5 +1,7 @@
 #include "dpareto/bo/surrogate_acquisition.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace dpareto::bo {
@@ -32,13 +34,48 @@ std::vector<double> SurrogateAcquisition::values(const Eigen::MatrixXd& X) {
     scored_means.push_back(means[static_cast<std::size_t>(to_score[k])]);
   }
   const std::vector<GpPrediction> predictions = surrogates_.predict_batch(S, &scored_means);
-  // Each value on its own (EHVI's logit-normal quadrature makes the fallback the costly case).
+  const std::vector<double> scored = active_ == &fallback_ ? top_values(predictions) : all_values(predictions);
+  for (std::size_t k = 0; k < to_score.size(); ++k) values[static_cast<std::size_t>(to_score[k])] = scored[k];
+  return values;
+}
+
+std::vector<double> SurrogateAcquisition::all_values(const std::vector<GpPrediction>& predictions) const {
   const Acquisition& active = *active_;
-  const auto scored = static_cast<std::ptrdiff_t>(to_score.size());
+  std::vector<double> values(predictions.size());
+  const auto n = static_cast<std::ptrdiff_t>(predictions.size());
 #pragma omp parallel for schedule(dynamic, 8)
-  for (std::ptrdiff_t k = 0; k < scored; ++k)
-    values[static_cast<std::size_t>(to_score[static_cast<std::size_t>(k)])] =
-        active.value(region_, predictions[static_cast<std::size_t>(k)]);
+  for (std::ptrdiff_t k = 0; k < n; ++k)
+    values[static_cast<std::size_t>(k)] = active.value(region_, predictions[static_cast<std::size_t>(k)]);
+  return values;
+}
+
+std::vector<double> SurrogateAcquisition::top_values(const std::vector<GpPrediction>& predictions) const {
+  const Acquisition& active = *active_;
+  const std::size_t n = predictions.size();
+  std::vector<double> bounds(n);
+#pragma omp parallel for schedule(dynamic, 8)
+  for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(n); ++k)
+    bounds[static_cast<std::size_t>(k)] = active.upper_bound(region_, predictions[static_cast<std::size_t>(k)]);
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bounds[a] > bounds[b]; });
+  // Exact values in order of their bounds, a batch at a time, until the next bound is below the
+  // kExactRanks-th best exact value: no candidate left can enter the top kExactRanks. The others
+  // keep their bounds, which are below every value of that top.
+  std::vector<double> values = bounds, best;  // best: the exact values so far, largest first
+  constexpr std::size_t kBatch = 32;
+  for (std::size_t begin = 0; begin < n; begin += kBatch) {
+    if (best.size() >= kExactRanks && bounds[order[begin]] < best[kExactRanks - 1]) break;
+    const auto end = static_cast<std::ptrdiff_t>(std::min(n, begin + kBatch));
+#pragma omp parallel for schedule(dynamic, 4)
+    for (auto i = static_cast<std::ptrdiff_t>(begin); i < end; ++i)
+      values[order[static_cast<std::size_t>(i)]] =
+          active.value(region_, predictions[order[static_cast<std::size_t>(i)]]);
+    for (auto i = static_cast<std::ptrdiff_t>(begin); i < end; ++i)
+      best.insert(
+          std::upper_bound(best.begin(), best.end(), values[order[static_cast<std::size_t>(i)]], std::greater<>()),
+          values[order[static_cast<std::size_t>(i)]]);
+  }
   return values;
 }
 

@@ -2,6 +2,7 @@
 // A multi-objective acquisition (Couckuyt et al. 2014; DESIGN.md §3.2, §3.7): the value of a
 // Gaussian prediction of every objective against the improvement region. Each acquisition is one
 // file that registers itself by name (hvpoi.cpp, ehvi.cpp; acquisition_registry.hpp).
+#include <limits>
 #include <string>
 
 #include "dpareto/bo/improvement_region.hpp"
@@ -29,6 +30,11 @@ class Acquisition {
   // False when the value is 0 wherever the predictive mean is this one, whatever the variances: a
   // cheap screen (means only) before predictive variances are computed.
   virtual bool may_improve(const ImprovementRegion& /*region*/, const pareto::Point& /*mean*/) const { return true; }
+  // A value at least value(region, prediction), cheaper to compute where the acquisition has one
+  // (EHVI: no quadrature); +inf where it has none. Lets a ranking skip candidates that cannot reach its top.
+  virtual double upper_bound(const ImprovementRegion& /*region*/, const GpPrediction& /*prediction*/) const {
+    return std::numeric_limits<double>::infinity();
+  }
 };
 
 }  // namespace dpareto::bo

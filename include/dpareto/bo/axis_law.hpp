@@ -39,4 +39,11 @@ AxisLaw axis_law(const ImprovementRegion& region, std::size_t d, double gp_mean,
 //   to a relative 1e-10: |error| ≤ 1.3e-15 + 1e-10 ψ(t) by the Kronrod estimate.
 std::vector<double> expected_shortfall(const AxisLaw& law, const std::vector<double>& ascending);
 
+// G at each of `ascending`, without quadrature, such that G(u) − G(l) ≥ ψ(u) − ψ(l) for any two of
+// them (and G ≥ ψ): for the logit-normal with sd > 0, ψ' is its CDF F, nondecreasing, so over a
+// partition of (0, t] holding every point (and 21 quantiles of Y, where F rises) the integral of F
+// is at most the upper Riemann sum Σ width × F(right end); the closed-form laws' ψ itself. EHVI's
+// cheap upper bound (ehvi.hpp).
+std::vector<double> expected_shortfall_upper(const AxisLaw& law, const std::vector<double>& ascending);
+
 }  // namespace dpareto::bo

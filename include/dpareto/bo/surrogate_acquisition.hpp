@@ -2,7 +2,10 @@
 // An acquisition on fitted surrogates as a function of unit-cube points, for maximize(). The dense
 // stage predicts means first and variances (a triangular solve each) only where the acquisition
 // may improve; where it is zero on every candidate (HVPoI where every mean is dominated), the
-// `fallback` (EHVI, positive everywhere) ranks them instead and drives the local refinement.
+// `fallback` (EHVI, positive everywhere) ranks them instead and drives the local refinement. The
+// values are computed in parallel; the fallback's exactly for the kExactRanks best candidates only
+// (found with its cheap upper bound, Acquisition::upper_bound), the others keep their bounds, which
+// rank them below those: the local starts and the first proposals come from that top.
 #include "dpareto/bo/acquisition.hpp"
 #include "dpareto/bo/maximize.hpp"
 #include "dpareto/bo/surrogates.hpp"
@@ -15,8 +18,11 @@ class SurrogateAcquisition : public UnitFunction {
                        const Acquisition& fallback);
   double value(const std::vector<double>& x) override;
   std::vector<double> values(const Eigen::MatrixXd& X) override;
+  static constexpr std::size_t kExactRanks = 64;
 
  private:
+  std::vector<double> all_values(const std::vector<GpPrediction>& predictions) const;
+  std::vector<double> top_values(const std::vector<GpPrediction>& predictions) const;
   const Surrogates& surrogates_;
   const ImprovementRegion& region_;
   const Acquisition& acquisition_;
