@@ -138,15 +138,17 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
                       " ps " + (open ? "1.1" : "0.8") + " lc rgb " + literal(faint(style.color, open ? 0.6 : 0.35)) +
                       " title " + literal(phase_name(phase) + " (" + std::to_string(count_by_phase[phase]) + ")"));
     }
-    const auto front = front_points(run.data);
-    const std::string stairs = script.data(tag + "_stairs", staircase_rows(front, x_hi, options.accuracy));
+    // The front's points once: their (ε, error) for the staircase, and their rows (with the colour).
+    std::vector<pareto::Point2> front;
     std::string front_rows;
     for (const std::size_t i : study::run_front(run.data.records, run.data.info.objectives)) {
       const auto& r = run.data.records[i];
       if (!plottable(r)) continue;
+      front.push_back({r.epsilon, r.error()});
       front_rows += number(r.epsilon) + " " + number(utility_axis_value(r.error(), options.accuracy));
       front_rows += colour ? " " + number(r.column(*colour)) + "\n" : "\n";
     }
+    const std::string stairs = script.data(tag + "_stairs", staircase_rows(front, x_hi, options.accuracy));
     const std::string points = script.data(tag + "_front", front_rows);
     plots.push_back(
         stairs + " using 1:2 with lines lw 3 dt " + std::to_string(style.dash) + " lc rgb " + literal(style.color) +
