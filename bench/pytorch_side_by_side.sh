@@ -6,7 +6,8 @@
 # machine costs both sides alike. Prints both times and the ratios the issue sets targets for.
 #
 # Needs the benchmarks built (bash scripts/build) and Debian's PyTorch: bash scripts/setup python3-torch
-# Usage: bench/pytorch_side_by_side.sh   (knobs: THREADS=2 ROUNDS=3 BUILD_DIR=build DATA_DIR=../shared/data)
+# Usage: bench/pytorch_side_by_side.sh   (knobs: THREADS=2 ROUNDS=3 BUILD_DIR=build DATA_DIR=../shared/data
+#        PYTHON=/usr/bin/python3, the interpreter that has PyTorch)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -14,7 +15,7 @@ threads="${THREADS:-2}"
 rounds="${ROUNDS:-3}"
 build="${BUILD_DIR:-$root/build}"
 data="${DATA_DIR:-$root/../shared/data}"
-python=/usr/bin/python3  # Debian's interpreter, where python3-torch installs
+python="${PYTHON:-/usr/bin/python3}"  # default: Debian's interpreter, where python3-torch installs
 
 fail() { echo "pytorch_side_by_side: $*" >&2; exit 2; }
 [[ "$threads" =~ ^[1-9][0-9]*$ ]] || fail "THREADS='$threads': expected a positive integer"

@@ -1,7 +1,5 @@
 #include "dpareto/problems/dp_training_problem.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -11,6 +9,7 @@
 #include "dpareto/core/checksum.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/parallel_runs.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/core/stop_request.hpp"
@@ -271,9 +270,8 @@ std::optional<double> DpTrainingProblem::baseline_utility() const {
 }
 
 UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint64_t seed) const {
-  // Repeats in parallel; leftover threads go to each run's lot.
-  const int outer = std::min(threads_, repeats_);
-  const learn::TrainConfig cfg = config(params, std::max(1, threads_ / outer));
+  // Repeats in parallel, each with its share of the threads (threads_of_runs).
+  const learn::TrainConfig cfg = config(params, threads_);
   std::vector<double> acc(static_cast<std::size_t>(repeats_));
   std::vector<char> diverged(static_cast<std::size_t>(repeats_), 0);
   const double floor = *baseline_utility();
@@ -281,25 +279,25 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   // Every epoch's test accuracy per repeat, when observed (observe=every-epoch).
   std::vector<std::vector<double>> epoch_acc(static_cast<std::size_t>(repeats_));
   std::atomic<int> interrupted{0};
-#pragma omp parallel for num_threads(outer) schedule(dynamic) if (outer > 1)
-  for (int r = 0; r < repeats_; ++r) {
+  run_in_parallel(threads_, repeats_, [&](int r, int threads) {
     try {
+      learn::TrainConfig own = cfg;
+      own.threads = threads;
       std::vector<double>& epochs = epoch_acc[static_cast<std::size_t>(r)];
       learn::EpochObserver observe;
       if (every_epoch_)
         observe = [&](int, const Eigen::VectorXf& w) {
-          epochs.push_back(w.allFinite() ? learn::accuracy(net_, w, data_.test, cfg.threads) : floor);
+          epochs.push_back(w.allFinite() ? learn::accuracy(net_, w, data_.test, threads) : floor);
         };
-      const auto res = learn::train(net_, data_.train, cfg, derive_seed(seed, static_cast<std::uint64_t>(r)), observe);
+      const auto res = learn::train(net_, data_.train, own, derive_seed(seed, static_cast<std::uint64_t>(r)), observe);
       diverged[static_cast<std::size_t>(r)] = res.diverged;
-      acc[static_cast<std::size_t>(r)] =
-          res.diverged ? floor : learn::accuracy(net_, res.params, data_.test, cfg.threads);
-    } catch (const Interrupted& e) {  // no exception may cross the parallel region
+      acc[static_cast<std::size_t>(r)] = res.diverged ? floor : learn::accuracy(net_, res.params, data_.test, threads);
+    } catch (const Interrupted& e) {  // an interruption wins over the other runs' errors
       interrupted = e.signal();
     } catch (const std::exception& e) {
       errors[static_cast<std::size_t>(r)] = e.what();
     }
-  }
+  });
   if (interrupted) throw Interrupted(interrupted);
   for (const auto& e : errors)
     if (!e.empty()) throw Error(e);

@@ -5,6 +5,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/parallel_runs.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/learn/output_perturbation.hpp"
 
@@ -73,19 +74,10 @@ std::optional<double> OutputPerturbationProblem::baseline_utility() const {
 UtilityResult OutputPerturbationProblem::utility(const space::Params& params, std::uint64_t seed) const {
   const auto cfg = config_of(params);
   std::vector<double> acc(static_cast<std::size_t>(repeats_));
-  std::vector<std::string> errors(static_cast<std::size_t>(repeats_));
-#pragma omp parallel for num_threads(std::min(threads_, repeats_)) schedule(dynamic)
-  for (int r = 0; r < repeats_; ++r) {
-    try {
-      const auto w =
-          learn::train_output_perturbation(data_.train, cfg, derive_seed(seed, static_cast<std::uint64_t>(r)));
-      acc[static_cast<std::size_t>(r)] = learn::linear_accuracy(w, data_.test);
-    } catch (const std::exception& e) {
-      errors[static_cast<std::size_t>(r)] = e.what();
-    }
-  }
-  for (const auto& e : errors)
-    if (!e.empty()) throw Error(e);
+  run_in_parallel(threads_, repeats_, [&](int r, int) {
+    const auto w = learn::train_output_perturbation(data_.train, cfg, derive_seed(seed, static_cast<std::uint64_t>(r)));
+    acc[static_cast<std::size_t>(r)] = learn::linear_accuracy(w, data_.test);
+  });
   const double lo = *std::min_element(acc.begin(), acc.end()), hi = *std::max_element(acc.begin(), acc.end());
   return {mean_within_range(acc, lo, hi), lo, hi, "", {}};
 }

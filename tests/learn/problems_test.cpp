@@ -63,6 +63,13 @@ TEST_CASE("repeats in parallel: the same utility as one after another, bit for b
   CHECK(parallel.utility_max == sequential.utility_max);
   CHECK(parallel.utility_min < parallel.utility_max);  // the repeats differ: each has its own seed
   CHECK(with_threads("2")->utility(params, 23).utility == parallel.utility);
+  // 4 threads: repeats 0-3 one thread each; on 3 threads, repeats 0-2 one thread each, then
+  // repeat 3 alone with a 3-thread team of its own (core/parallel_runs): fixed for a fixed thread count.
+  const auto four = with_threads("4")->utility(params, 23);
+  CHECK(four.utility == sequential.utility);
+  const auto three = with_threads("3")->utility(params, 23);
+  CHECK(with_threads("3")->utility(params, 23).utility == three.utility);
+  CHECK(three.utility == doctest::Approx(sequential.utility).epsilon(0.01));
 }
 
 TEST_CASE("a diverging run is the majority-class accuracy with a message, not a crash") {
