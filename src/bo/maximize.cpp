@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <nlopt.hpp>
 #include <numeric>
 
@@ -85,14 +86,31 @@ Maximization maximize(UnitFunction& function, const space::Space& space, Rng& rn
         }))
       starts.push_back(k);
   }
+  std::vector<std::size_t> refined;  // the starts that are refined
   for (const std::size_t s : starts) {
-    Maximization::Refinement refinement{s, std::nullopt};
-    const UnitPoint& start = result.screened[s];
-    if (!(options.skip_at_or_below && start.value <= *options.skip_at_or_below)) {
-      function.begin_local(start.x);
-      refinement.optimum = refine(function, start, options);
+    result.refinements.push_back({s, std::nullopt});
+    if (options.skip_at_or_below && result.screened[s].value <= *options.skip_at_or_below) continue;
+    refined.push_back(result.refinements.size() - 1);
+    if (!function.concurrent()) {
+      function.begin_local(result.screened[s].x);
+      result.refinements.back().optimum = refine(function, result.screened[s], options);
     }
-    result.refinements.push_back(std::move(refinement));
+  }
+  if (function.concurrent()) {
+    for (const std::size_t r : refined) function.begin_local(result.screened[result.refinements[r].start].x);
+    // No exception may cross the parallel region: the first refinement's is rethrown after it.
+    std::vector<std::exception_ptr> failures(refined.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::size_t k = 0; k < refined.size(); ++k) {
+      Maximization::Refinement& refinement = result.refinements[refined[k]];
+      try {
+        refinement.optimum = refine(function, result.screened[refinement.start], options);
+      } catch (...) {
+        failures[k] = std::current_exception();
+      }
+    }
+    for (const auto& failure : failures)
+      if (failure) std::rethrow_exception(failure);
   }
   return result;
 }

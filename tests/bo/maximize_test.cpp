@@ -26,6 +26,17 @@ struct Bump : bo::UnitFunction {
   std::vector<std::vector<double>> starts;
 };
 
+// A multimodal function whose value() may run on several threads (no state): local refinements
+// from several starts end at different optima.
+struct Waves : bo::UnitFunction {
+  explicit Waves(bool concurrent) : concurrent_(concurrent) {}
+  double value(const std::vector<double>& x) override {
+    return std::sin(9 * x[0]) * std::cos(7 * x[1]) - 0.1 * (x[0] - x[1]) * (x[0] - x[1]);
+  }
+  bool concurrent() const override { return concurrent_; }
+  bool concurrent_;
+};
+
 // An acquisition added by one registration: the negated predicted log ε (most private first).
 struct MostPrivate : bo::Acquisition {
   std::string name() const override { return "test_most_private"; }
@@ -92,4 +103,30 @@ TEST_CASE("an acquisition registered in one place drives the explorer") {
   }
   CHECK(explorer.acquisition().label() == "most private");
   CHECK(explorer.observations().back().params[0] < 0.2);  // the last BO asks go where ε is smallest
+}
+
+TEST_CASE("maximize: refinements side by side for a concurrent function end where they end one by one") {
+  bo::MaximizeOptions options;
+  options.dense_candidates = 200;
+  options.local_starts = 6;
+  options.start_separation = 0.15;
+  options.skip_at_or_below = -0.5;
+  Waves serial(false), parallel(true);
+  Rng a(11), b(11);
+  const auto one_by_one = bo::maximize(serial, square(), a, options);
+  const auto side_by_side = bo::maximize(parallel, square(), b, options);
+  REQUIRE(one_by_one.refinements.size() == side_by_side.refinements.size());
+  int refined = 0;
+  for (std::size_t k = 0; k < one_by_one.refinements.size(); ++k) {
+    const auto& s = one_by_one.refinements[k];
+    const auto& p = side_by_side.refinements[k];
+    CHECK(s.start == p.start);
+    REQUIRE(s.optimum.has_value() == p.optimum.has_value());
+    if (!s.optimum) continue;
+    ++refined;
+    CHECK(s.optimum->x == p.optimum->x);  // bit for bit
+    CHECK(s.optimum->value == p.optimum->value);
+    CHECK(s.optimum->value >= one_by_one.screened[s.start].value);
+  }
+  CHECK(refined >= 2);
 }

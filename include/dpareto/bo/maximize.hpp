@@ -23,6 +23,9 @@ class UnitFunction {
   virtual std::vector<double> values(const Eigen::MatrixXd& X);
   // Called before each local refinement with its start (a function may track what it visits).
   virtual void begin_local(const std::vector<double>& /*start*/) {}
+  // Whether value() may run on several threads at once: then the local refinements run side by
+  // side (each as it would alone: the same optima), after every begin_local.
+  virtual bool concurrent() const { return false; }
 };
 
 struct MaximizeOptions {

@@ -5,7 +5,8 @@
 // `fallback` (EHVI, positive everywhere) ranks them instead and drives the local refinement. The
 // values are computed in parallel; the fallback's exactly for the kExactRanks best candidates only
 // (found with its cheap upper bound, Acquisition::upper_bound), the others keep their bounds, which
-// rank them below those: the local starts and the first proposals come from that top.
+// rank them below those: the local starts and the first proposals come from that top. The local
+// refinements run in parallel too (concurrent()).
 #include "dpareto/bo/acquisition.hpp"
 #include "dpareto/bo/maximize.hpp"
 #include "dpareto/bo/surrogates.hpp"
@@ -18,6 +19,7 @@ class SurrogateAcquisition : public UnitFunction {
                        const Acquisition& fallback);
   double value(const std::vector<double>& x) override;
   std::vector<double> values(const Eigen::MatrixXd& X) override;
+  bool concurrent() const override { return true; }  // value() reads the fitted surrogates only
   static constexpr std::size_t kExactRanks = 64;
 
  private:
