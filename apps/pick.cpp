@@ -110,10 +110,12 @@ int run_pick(int argc, char** argv) {
     throw InputError("pick: give exactly one of --max-epsilon and --min-utility");
   explore::Target target;
   if (vm.count("max-epsilon")) {
-    target = {explore::Target::Kind::max_epsilon, vm["max-epsilon"].as<double>()};
+    target.kind = explore::Target::Kind::max_epsilon;
+    target.value = vm["max-epsilon"].as<double>();
     if (!(target.value >= 0)) throw InputError("--max-epsilon " + format_number(target.value) + ": must be >= 0");
   } else {
-    target = {explore::Target::Kind::min_utility, vm["min-utility"].as<double>()};
+    target.kind = explore::Target::Kind::min_utility;
+    target.value = vm["min-utility"].as<double>();
     if (!(target.value >= 0 && target.value <= 1))
       throw InputError("--min-utility " + format_number(target.value) + ": must be in [0, 1]");
   }

@@ -16,24 +16,18 @@ double SurrogateAcquisition::value(const std::vector<double>& x) {
 
 std::vector<double> SurrogateAcquisition::values(const Eigen::MatrixXd& X) {
   const Eigen::Index n = X.rows();
-  const std::vector<pareto::Point> means = surrogates_.predict_means(X);
+  const Surrogates::Batch batch = surrogates_.batch_means(X);
   active_ = &acquisition_;
   std::vector<double> values(static_cast<std::size_t>(n), 0.0);
   std::vector<Eigen::Index> to_score;
   for (Eigen::Index i = 0; i < n; ++i)
-    if (acquisition_.may_improve(region_, means[static_cast<std::size_t>(i)])) to_score.push_back(i);
+    if (acquisition_.may_improve(region_, batch.means[static_cast<std::size_t>(i)])) to_score.push_back(i);
   if (to_score.empty()) {
     active_ = &fallback_;
     to_score.resize(static_cast<std::size_t>(n));
     std::iota(to_score.begin(), to_score.end(), 0);
   }
-  Eigen::MatrixXd S(static_cast<Eigen::Index>(to_score.size()), X.cols());
-  std::vector<pareto::Point> scored_means;
-  for (std::size_t k = 0; k < to_score.size(); ++k) {
-    S.row(static_cast<Eigen::Index>(k)) = X.row(to_score[k]);
-    scored_means.push_back(means[static_cast<std::size_t>(to_score[k])]);
-  }
-  const std::vector<GpPrediction> predictions = surrogates_.predict_batch(S, &scored_means);
+  const std::vector<GpPrediction> predictions = surrogates_.batch_predictions(batch, to_score);
   const std::vector<double> scored = active_ == &fallback_ ? top_values(predictions) : all_values(predictions);
   for (std::size_t k = 0; k < to_score.size(); ++k) values[static_cast<std::size_t>(to_score[k])] = scored[k];
   return values;

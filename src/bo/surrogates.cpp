@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <numeric>
 
 #include "dpareto/core/error.hpp"
 
@@ -124,39 +125,43 @@ GpPrediction Surrogates::predict(const std::vector<double>& unit_x) const {
 }
 
 std::vector<pareto::Point> Surrogates::predict_means(const Eigen::MatrixXd& X) const {
-  std::vector<pareto::Point> means(static_cast<std::size_t>(X.rows()), pareto::Point(gps_.size()));
+  return batch_means(X).means;
+}
+
+std::vector<GpPrediction> Surrogates::predict_batch(const Eigen::MatrixXd& X) const {
+  std::vector<Eigen::Index> rows(static_cast<std::size_t>(X.rows()));
+  std::iota(rows.begin(), rows.end(), 0);
+  return batch_predictions(batch_means(X), rows);
+}
+
+Surrogates::Batch Surrogates::batch_means(const Eigen::MatrixXd& X) const {
+  Batch batch{std::vector<pareto::Point>(static_cast<std::size_t>(X.rows()), pareto::Point(gps_.size())),
+              std::vector<Eigen::MatrixXd>(gps_.size())};
   for (std::size_t j = 0; j < gps_.size(); ++j) {
     if (is_exact(j)) {
       const std::vector<double> values = exact_gp_values(j, X);
-      for (std::size_t i = 0; i < values.size(); ++i) means[i][j] = values[i];
+      for (std::size_t i = 0; i < values.size(); ++i) batch.means[i][j] = values[i];
       continue;
     }
-    const Eigen::VectorXd mean = gps_[j].predict_mean_batch(X);
-    for (Eigen::Index i = 0; i < X.rows(); ++i) means[static_cast<std::size_t>(i)][j] = objectives_[j].orient(mean(i));
+    batch.cross[j] = gps_[j].cross_covariance(X);
+    const Eigen::VectorXd mean = gps_[j].mean_from_cross(batch.cross[j]);
+    for (Eigen::Index i = 0; i < X.rows(); ++i)
+      batch.means[static_cast<std::size_t>(i)][j] = objectives_[j].orient(mean(i));
   }
-  return means;
+  return batch;
 }
 
-std::vector<GpPrediction> Surrogates::predict_batch(const Eigen::MatrixXd& X,
-                                                    const std::vector<pareto::Point>* known_means) const {
-  std::vector<GpPrediction> out(static_cast<std::size_t>(X.rows()),
-                                GpPrediction{pareto::Point(gps_.size()), pareto::Point(gps_.size())});
+std::vector<GpPrediction> Surrogates::batch_predictions(const Batch& batch,
+                                                        const std::vector<Eigen::Index>& rows) const {
+  std::vector<GpPrediction> out;
+  out.reserve(rows.size());
+  for (const Eigen::Index r : rows)
+    out.push_back({batch.means[static_cast<std::size_t>(r)], pareto::Point(gps_.size(), 0.0)});
   for (std::size_t j = 0; j < gps_.size(); ++j) {
-    if (is_exact(j)) {
-      const std::vector<double> values = known_means ? std::vector<double>{} : exact_gp_values(j, X);
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        out[i].mean[j] = known_means ? (*known_means)[i][j] : values[i];
-        out[i].sd[j] = 0.0;
-      }
-      continue;
-    }
-    Eigen::VectorXd mean, variance;
-    gps_[j].predict_batch(X, mean, variance);
-    for (Eigen::Index i = 0; i < X.rows(); ++i) {
-      auto& p = out[static_cast<std::size_t>(i)];
-      p.mean[j] = objectives_[j].orient(mean(i));
-      p.sd[j] = std::max(std::sqrt(std::max(variance(i), 0.0)), kMinGpSd);
-    }
+    if (is_exact(j)) continue;  // a point mass: sd 0
+    const Eigen::VectorXd variance = gps_[j].variance_from_cross(batch.cross[j](Eigen::all, rows));
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      out[k].sd[j] = std::max(std::sqrt(std::max(variance(static_cast<Eigen::Index>(k)), 0.0)), kMinGpSd);
   }
   return out;
 }

@@ -401,34 +401,38 @@ double GaussianProcess::log_marginal_likelihood(const Eigen::VectorXd& theta, Ei
 }
 
 Prediction GaussianProcess::predict(const Eigen::VectorXd& x) const {
-  Eigen::VectorXd mean, variance;
-  predict_batch(x.transpose(), mean, variance);
-  return {mean(0), variance(0)};
+  Eigen::MatrixXd V = cross_covariance(x.transpose());
+  const double mean = mean_from_cross(V)(0);
+  return {mean, variance_from_cross(std::move(V))(0)};
 }
 
 Eigen::VectorXd GaussianProcess::predict_mean_batch(const Eigen::MatrixXd& X) const {
-  Eigen::VectorXd mean, unused;
-  predict_batch(X, mean, unused, false);
-  return mean;
+  return mean_from_cross(cross_covariance(X));
 }
 
 void GaussianProcess::predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const {
-  predict_batch(X, mean, variance, true);
+  Eigen::MatrixXd V = cross_covariance(X);
+  mean = mean_from_cross(V);
+  variance = variance_from_cross(std::move(V));
 }
 
-void GaussianProcess::predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance,
-                                    bool with_variance) const {
+Eigen::MatrixXd GaussianProcess::cross_covariance(const Eigen::MatrixXd& X) const {
   if (!factorized_) throw InputError("GaussianProcess::predict: the GP has no data (fit or condition first)");
   if (X.cols() != X_.cols())
     throw InputError("GaussianProcess::predict: inputs have " + std::to_string(X.cols()) +
                      " dimensions, the GP was fitted on " + std::to_string(X_.cols()));
   const Eigen::Index d = X_.cols();
-  const Matern52 kernel{theta_.head(d).array().exp().matrix(), std::exp(theta_(d))};
-  Eigen::MatrixXd V = kernel.matrix(X_, X);  // n × m cross-covariances
-  mean = (V.transpose() * alpha_).array() * y_scale_ + y_mean_;
-  if (!with_variance) return;
+  return Matern52{theta_.head(d).array().exp().matrix(), std::exp(theta_(d))}.matrix(X_, X);
+}
+
+Eigen::VectorXd GaussianProcess::mean_from_cross(const Eigen::MatrixXd& V) const {
+  return (V.transpose() * alpha_).array() * y_scale_ + y_mean_;
+}
+
+Eigen::VectorXd GaussianProcess::variance_from_cross(Eigen::MatrixXd V) const {
   chol_.matrixL().solveInPlace(V);  // one triangular solve for the whole batch
-  variance = ((kernel.signal_variance - V.colwise().squaredNorm().array()).max(0.0) * y_scale_ * y_scale_).matrix();
+  const double signal_variance = std::exp(theta_(X_.cols()));
+  return ((signal_variance - V.colwise().squaredNorm().array()).max(0.0) * y_scale_ * y_scale_).matrix();
 }
 
 }  // namespace dpareto::gp

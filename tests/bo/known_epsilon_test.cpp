@@ -89,6 +89,12 @@ TEST_CASE("known epsilon: the surrogates predict the oracle's epsilon as a point
     CHECK(batch[static_cast<std::size_t>(i)].mean[0] == single.mean[0]);
     CHECK(batch[static_cast<std::size_t>(i)].sd[0] == 0.0);
   }
+  // The two-step batch at row 1 only: the exact ε and the utility GP's mean and sd of that row.
+  const auto step = explorer.surrogates().batch_predictions(explorer.surrogates().batch_means(X), {1});
+  REQUIRE(step.size() == 1);
+  CHECK(step[0].mean == batch[1].mean);
+  CHECK(step[0].sd[0] == 0.0);
+  CHECK(step[0].sd[1] == doctest::Approx(batch[1].sd[1]).epsilon(1e-13));
 }
 
 TEST_CASE("known epsilon: a resumed explorer continues identically; the option needs an oracle") {

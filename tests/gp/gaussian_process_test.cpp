@@ -110,7 +110,18 @@ TEST_CASE("GP posterior equals a direct solve on three 2-D points, and batch equ
     CHECK(single.mean == doctest::Approx(means(q)).epsilon(1e-13));
     CHECK(single.variance == doctest::Approx(vars(q)).epsilon(1e-13));
   }
+  // In steps sharing the cross-covariances: the means from all of them, the variances of some
+  // columns (rows 3 and 1 of Q) as the whole batch gives them.
+  const Eigen::MatrixXd V = gp.cross_covariance(Q);
+  CHECK(V.rows() == 3);
+  CHECK(V.cols() == 4);
+  const Eigen::VectorXd step_means = gp.mean_from_cross(V);
+  const Eigen::VectorXd some = gp.variance_from_cross(V(Eigen::all, std::vector<Eigen::Index>{3, 1}));
+  for (int q = 0; q < 4; ++q) CHECK(step_means(q) == doctest::Approx(means(q)).epsilon(1e-13));
+  CHECK(some(0) == doctest::Approx(vars(3)).epsilon(1e-13));
+  CHECK(some(1) == doctest::Approx(vars(1)).epsilon(1e-13));
   CHECK_THROWS_AS(gp.predict(Eigen::VectorXd::Zero(3)), dpareto::InputError);
+  CHECK_THROWS_AS(gp.cross_covariance(Eigen::MatrixXd::Zero(2, 3)), dpareto::InputError);
 }
 
 TEST_CASE("log-likelihood gradient matches central finite differences") {

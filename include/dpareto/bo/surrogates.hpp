@@ -36,9 +36,15 @@ class Surrogates {
   GpPrediction predict(const std::vector<double>& unit_x) const;
   // At the rows of X: the means only (cheap), or means and sds.
   std::vector<pareto::Point> predict_means(const Eigen::MatrixXd& X) const;
-  // `known_means`, if given, are predict_means(X): the exact objectives' values are taken from them.
-  std::vector<GpPrediction> predict_batch(const Eigen::MatrixXd& X,
-                                          const std::vector<pareto::Point>* known_means = nullptr) const;
+  std::vector<GpPrediction> predict_batch(const Eigen::MatrixXd& X) const;
+  // The same in two steps that share each GP's cross-covariances: every row's means, then the
+  // predictions (means and sds, a triangular solve each) at some rows only.
+  struct Batch {
+    std::vector<pareto::Point> means;    // per row of X
+    std::vector<Eigen::MatrixXd> cross;  // per objective: its GP's k(inputs, X) (empty where exact)
+  };
+  Batch batch_means(const Eigen::MatrixXd& X) const;
+  std::vector<GpPrediction> batch_predictions(const Batch& batch, const std::vector<Eigen::Index>& rows) const;
 
   const pareto::Objectives& objectives() const { return objectives_; }
   bool is_exact(std::size_t d) const { return d < exact_.size() && exact_[d]; }

@@ -47,6 +47,11 @@ class GaussianProcess {
   void predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const;
   // Means only: O(n) per point after the cross-covariances, no triangular solve.
   Eigen::VectorXd predict_mean_batch(const Eigen::MatrixXd& X) const;
+  // A batch in steps that share its cross-covariances V = k(X_train, X) (n × m): the means from
+  // V, the variances from V or from some of its columns (the points' own).
+  Eigen::MatrixXd cross_covariance(const Eigen::MatrixXd& X) const;
+  Eigen::VectorXd mean_from_cross(const Eigen::MatrixXd& V) const;
+  Eigen::VectorXd variance_from_cross(Eigen::MatrixXd V) const;
 
   // Log marginal likelihood (standardized targets) at θ, and its gradient when `gradient` is
   // non-null; for the current data. Exposed for tests (finite differences) and diagnostics.
@@ -70,8 +75,6 @@ class GaussianProcess {
 
  private:
   void factorize();
-  void predict_batch(const Eigen::MatrixXd& X, Eigen::VectorXd& mean, Eigen::VectorXd& variance,
-                     bool with_variance) const;
 
   GpOptions options_;
   Eigen::MatrixXd X_;
