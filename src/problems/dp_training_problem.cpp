@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -270,28 +271,38 @@ std::optional<double> DpTrainingProblem::baseline_utility() const {
 }
 
 UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint64_t seed) const {
+  const auto start = std::chrono::steady_clock::now();
+  const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
   // Repeats in parallel, each with its share of the threads (threads_of_runs).
   const learn::TrainConfig cfg = config(params, threads_);
   std::vector<double> acc(static_cast<std::size_t>(repeats_));
   std::vector<char> diverged(static_cast<std::size_t>(repeats_), 0);
   const double floor = *baseline_utility();
   std::vector<std::string> errors(static_cast<std::size_t>(repeats_));
-  // Every epoch's test accuracy per repeat, when observed (observe=every-epoch).
+  // Every epoch's test accuracy per repeat, when observed (observe=every-epoch), and the seconds
+  // from the repeat's start to that epoch's end and to its own end.
   std::vector<std::vector<double>> epoch_acc(static_cast<std::size_t>(repeats_));
+  std::vector<std::vector<double>> epoch_seconds(static_cast<std::size_t>(repeats_));
+  std::vector<double> repeat_seconds(static_cast<std::size_t>(repeats_), 0.0);
   std::atomic<int> interrupted{0};
   run_in_parallel(threads_, repeats_, [&](int r, int threads) {
     try {
       learn::TrainConfig own = cfg;
       own.threads = threads;
+      const auto repeat_start = std::chrono::steady_clock::now();
       std::vector<double>& epochs = epoch_acc[static_cast<std::size_t>(r)];
       learn::EpochObserver observe;
       if (every_epoch_)
         observe = [&](int, const Eigen::VectorXf& w) {
           epochs.push_back(w.allFinite() ? learn::accuracy(net_, w, data_.test, threads) : floor);
+          epoch_seconds[static_cast<std::size_t>(r)].push_back(seconds_since(repeat_start));
         };
       const auto res = learn::train(net_, data_.train, own, derive_seed(seed, static_cast<std::uint64_t>(r)), observe);
       diverged[static_cast<std::size_t>(r)] = res.diverged;
       acc[static_cast<std::size_t>(r)] = res.diverged ? floor : learn::accuracy(net_, res.params, data_.test, threads);
+      repeat_seconds[static_cast<std::size_t>(r)] = seconds_since(repeat_start);
     } catch (const Interrupted& e) {  // an interruption wins over the other runs' errors
       interrupted = e.signal();
     } catch (const std::exception& e) {
@@ -310,11 +321,18 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   const std::vector<privacy::EpsilonResult> epsilons =
       every_epoch_ ? learn::epoch_epsilons(cfg, data_.train.size(), delta(), accountant_)
                    : std::vector<privacy::EpsilonResult>{};
-  for (int e = 1; e < cfg.epochs; ++e) {
+  std::vector<std::size_t> complete;  // the repeats that observed every epoch before the last
+  for (std::size_t r = 0; r < epoch_acc.size(); ++r)
+    if (epoch_acc[r].size() == static_cast<std::size_t>(cfg.epochs - 1) && repeat_seconds[r] > 0) complete.push_back(r);
+  const double total_seconds = seconds_since(start);
+  for (int e = 1; e < cfg.epochs && !complete.empty(); ++e) {
     std::vector<double> at_epoch;
-    for (const auto& epochs : epoch_acc)
-      if (epochs.size() == static_cast<std::size_t>(cfg.epochs - 1)) at_epoch.push_back(epochs[e - 1]);
-    if (at_epoch.empty()) break;
+    double fraction = 0;  // of the repeats' time spent by the end of epoch e
+    for (const std::size_t r : complete) {
+      at_epoch.push_back(epoch_acc[r][static_cast<std::size_t>(e - 1)]);
+      fraction +=
+          epoch_seconds[r][static_cast<std::size_t>(e - 1)] / repeat_seconds[r] / static_cast<double>(complete.size());
+    }
     IntermediateResult& i = u.intermediate.emplace_back();
     i.params = params;
     i.params[0] = e;
@@ -322,6 +340,9 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
     i.utility_min = *std::min_element(at_epoch.begin(), at_epoch.end());
     i.utility_max = *std::max_element(at_epoch.begin(), at_epoch.end());
     i.utility = mean_within_range(at_epoch, i.utility_min, i.utility_max);
+    // The training time of a run of e epochs: this evaluation's, scaled by the part of its repeats'
+    // time that the first e epochs took (repeats may wait for threads, so not their clock times).
+    i.further["train_seconds"] = total_seconds * fraction;
   }
   const long long bad = std::count(diverged.begin(), diverged.end(), 1);
   if (bad > 0)

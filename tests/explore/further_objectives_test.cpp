@@ -124,4 +124,15 @@ TEST_CASE("train_seconds: the utility oracle's wall time for a built-in problem,
                                             objectives)({0.01, 2}, 1);
   REQUIRE_MESSAGE(o.ok(), o.message);
   CHECK(o.column("train_seconds") == doctest::Approx(o.seconds));
+  // Every epoch observed: each earlier epoch's result carries its own training time, so all are recorded.
+  const auto every = problems::make_problem("synthetic-logreg-sgd",
+                                            {{"repeats", "2"}, {"train_subset", "1000"}, {"observe", "every-epoch"}});
+  const auto e = explore::problem_evaluator(*every, objectives)({4, 64, 0.05, 1.1, 1}, 5);
+  REQUIRE_MESSAGE(e.ok(), e.message);
+  CHECK(e.message.empty());
+  REQUIRE(e.intermediate.size() == 3);
+  for (const auto& i : e.intermediate) {
+    CHECK(i.column("train_seconds") > 0);
+    CHECK(i.column("train_seconds") < e.column("train_seconds"));
+  }
 }

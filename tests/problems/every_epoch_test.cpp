@@ -35,7 +35,7 @@ TEST_CASE("observe=every-epoch: each earlier epoch's result is the evaluation of
     const auto evaluation = every.evaluate(params, 42);
     REQUIRE(evaluation.ok);
     REQUIRE(evaluation.intermediate.size() == 4);
-    double previous_epsilon = 0;
+    double previous_epsilon = 0, previous_seconds = 0;
     for (int e = 1; e <= 4; ++e) {
       CAPTURE(e);
       const auto& result = evaluation.intermediate[static_cast<std::size_t>(e - 1)];
@@ -54,6 +54,11 @@ TEST_CASE("observe=every-epoch: each earlier epoch's result is the evaluation of
         CHECK(result.epsilon == alone.epsilon);
       CHECK(result.epsilon > previous_epsilon);
       previous_epsilon = *result.epsilon;
+      // Its training time: a growing part of the evaluation's.
+      REQUIRE(result.further.count("train_seconds") == 1);
+      CHECK(result.further.at("train_seconds") > previous_seconds);
+      CHECK(result.further.at("train_seconds") < evaluation.further.at("train_seconds"));
+      previous_seconds = result.further.at("train_seconds");
     }
     CHECK(evaluation.epsilon > previous_epsilon);
     // The final result is the one observe=final reports.

@@ -27,7 +27,7 @@ struct Limit {
 struct Target {
   enum class Kind { max_epsilon, min_utility } kind = Kind::max_epsilon;
   double value = 1;
-  std::vector<Limit> limits;
+  std::vector<Limit> limits = {};
   // `further`: the point's further objective values by column (a limit on one it lacks is not met).
   bool met_by(double epsilon, double utility, const std::map<std::string, double>& further = {}) const;
   std::string describe() const;  // "epsilon <= 1" / "utility >= 0.9" [", train_seconds <= 60"]
