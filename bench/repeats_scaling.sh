@@ -40,8 +40,9 @@ trap 'rm -f "$rows"' EXIT
 echo "R = $repeats repeats, one evaluation in parallel against R trainings in sequence; $available core(s) here"
 for n in $CORES; do
   # bench_parallel_repeats' rows: problem threads sequential s parallel s ratio evals/hour.
-  taskset -c "$(cpus_for "$n")" "$build/bench_parallel_repeats" "$n" "$repeats" "$data" |
-    awk '$2 ~ /^[0-9]+$/ && $4 == "s" {print $1, $2, $3, $5, $7, $8; fflush()}' | tee -a "$rows"
+  out="$(taskset -c "$(cpus_for "$n")" "$build/bench_parallel_repeats" "$n" "$repeats" "$data")"
+  grep -q '^skipped' <<< "$out" && fail "$(grep '^skipped' <<< "$out")"
+  awk '$2 ~ /^[0-9]+$/ && $4 == "s" {print $1, $2, $3, $5, $7, $8}' <<< "$out" | tee -a "$rows"
 done
 
 awk '
