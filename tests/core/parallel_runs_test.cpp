@@ -52,11 +52,15 @@ TEST_CASE("run_in_parallel: every run once, with its planned OpenMP team, never 
     CAPTURE(runs);
     const auto plan = threads_of_runs(threads, runs);
     std::vector<int> calls(static_cast<std::size_t>(runs), 0), given(calls), team(calls);
-    std::atomic<int> busy{0}, most_busy{0};
-    run_in_parallel(threads, runs, [&](int r, int run_threads) {
-      const int now = busy += run_threads;
-      for (int seen = most_busy; now > seen && !most_busy.compare_exchange_weak(seen, now);) {
+    // Threads busy and runs under way at once, and the most of each seen.
+    std::atomic<int> busy{0}, most_busy{0}, running{0}, most_running{0};
+    const auto raise = [](std::atomic<int>& most, int now) {
+      for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
       }
+    };
+    run_in_parallel(threads, runs, [&](int r, int run_threads) {
+      raise(most_busy, busy += run_threads);
+      raise(most_running, ++running);
       ++calls[static_cast<std::size_t>(r)];
       given[static_cast<std::size_t>(r)] = run_threads;
 #pragma omp parallel num_threads(run_threads)
@@ -64,14 +68,19 @@ TEST_CASE("run_in_parallel: every run once, with its planned OpenMP team, never 
 #pragma omp single
         team[static_cast<std::size_t>(r)] = omp_get_num_threads();
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let the runs overlap
+      // Until a second run has been under way beside this one (at most 2 s): overlap, whatever the load.
+      const auto since = std::chrono::steady_clock::now();
+      while (threads > 1 && runs > 1 && most_running.load() < 2 &&
+             std::chrono::steady_clock::now() - since < std::chrono::seconds(2))
+        std::this_thread::yield();
+      --running;
       busy -= run_threads;
     });
     CHECK(calls == std::vector<int>(static_cast<std::size_t>(runs), 1));
     CHECK(given == plan);
     CHECK(team == plan);
     CHECK(most_busy.load() <= threads);
-    if (threads > 1 && runs > 1) CHECK(most_busy.load() > 1);  // runs did overlap
+    if (threads > 1 && runs > 1) CHECK(most_running.load() > 1);  // runs did overlap
   }
 }
 
