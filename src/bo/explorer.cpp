@@ -7,15 +7,12 @@
 #include "dpareto/bo/maximize.hpp"
 #include "dpareto/bo/surrogate_acquisition.hpp"
 #include "dpareto/core/error.hpp"
+#include "dpareto/core/seconds_since.hpp"
 #include "dpareto/pareto/boxes.hpp"
 #include "dpareto/pareto/dominance.hpp"
 
 namespace dpareto::bo {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 Eigen::VectorXd to_vector(const std::vector<double>& v) {
   return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));

@@ -10,13 +10,21 @@
 #include <thread>
 
 namespace dpareto {
+namespace {
+
+// The runs of the last wave: those left after whole waves of `threads` (all of them when fewer).
+int last_wave(int threads, int runs) {
+  return runs < threads ? runs : runs % threads;
+}
+
+}  // namespace
 
 std::vector<int> threads_of_runs(int threads, int runs) {
   if (threads < 1 || runs < 0)
     throw std::invalid_argument("threads_of_runs: " + std::to_string(threads) + " threads, " + std::to_string(runs) +
                                 " runs");
   std::vector<int> out(static_cast<std::size_t>(runs), 1);
-  const int last = runs < threads ? runs : runs % threads;  // the last wave's runs
+  const int last = last_wave(threads, runs);
   for (int i = 0; i < last; ++i)
     out[static_cast<std::size_t>(runs - last + i)] = threads / last + (i < threads % last ? 1 : 0);
   return out;
@@ -35,8 +43,7 @@ void run_in_parallel(int threads, int runs, const std::function<void(int, int)>&
   if (threads == 1 || runs <= 1) {
     for (int r = 0; r < runs; ++r) guarded(r);
   } else {
-    const int last = runs < threads ? runs : runs % threads;
-    const int whole = runs - last;  // runs in whole waves, one thread each
+    const int whole = runs - last_wave(threads, runs);  // runs in whole waves, one thread each
     // Whole waves: `threads` workers take the next run as they finish one.
     std::atomic<int> next{0};
     std::vector<std::thread> workers;

@@ -13,6 +13,7 @@
 #include "dpareto/core/parallel_runs.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/random.hpp"
+#include "dpareto/core/seconds_since.hpp"
 #include "dpareto/core/stop_request.hpp"
 #include "dpareto/learn/synthetic.hpp"
 #include "dpareto/privacy/calibration.hpp"
@@ -272,9 +273,6 @@ std::optional<double> DpTrainingProblem::baseline_utility() const {
 
 UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint64_t seed) const {
   const auto start = std::chrono::steady_clock::now();
-  const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  };
   // Repeats in parallel, each with its share of the threads (threads_of_runs).
   const learn::TrainConfig cfg = config(params, threads_);
   std::vector<double> acc(static_cast<std::size_t>(repeats_));

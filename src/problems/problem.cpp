@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/seconds_since.hpp"
 #include "dpareto/core/stop_request.hpp"
 
 namespace dpareto::problems {
@@ -52,14 +53,12 @@ std::string intermediate_results_problem(const Evaluation& e) {
 Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed) const {
   Evaluation e;
   const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   try {
     e.delta = delta();
     e.epsilon = privacy(params);
     const auto utility_start = std::chrono::steady_clock::now();
     const UtilityResult u = utility(params, seed);
-    e.further["train_seconds"] =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - utility_start).count();
+    e.further["train_seconds"] = seconds_since(utility_start);
     e.utility = u.utility;
     e.utility_min = u.utility_min;
     e.utility_max = u.utility_max;
@@ -70,11 +69,11 @@ Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed) co
   } catch (const Interrupted&) {
     throw;  // a requested stop is not the oracle's failure
   } catch (const std::exception& ex) {
-    e.seconds = elapsed();
+    e.seconds = seconds_since(start);
     e.message = std::string("oracle error: ") + ex.what();
     return e;
   }
-  e.seconds = elapsed();
+  e.seconds = seconds_since(start);
   auto fail = [&](const std::string& why) {
     e.ok = false;
     e.message = why + (e.message.empty() ? "" : "; " + e.message);
