@@ -2,9 +2,8 @@
 // MLP1 DP-SGD < 2.0 s, MLP2 DP-SGD < 0.35 s, a9a logreg DP-SGD < 0.01 s, DP within 1.15x of the
 // non-private epoch of the same code). Prints seconds (best of several runs) and examples/s.
 // On a shared machine the wall time depends on the load; the CPU time of the process (summed over
-// threads) is printed beside it, and so is the kernel OpenBLAS chose for this processor.
+// threads) is printed beside it, and so is the kernel OpenBLAS runs (learn/blas_kernel.hpp).
 // Usage: bench_learners [threads] [data_dir] [model ...]   (models: a9a-logreg a9a-svm mnist-mlp2 mnist-mlp1)
-#include <cblas.h>
 #include <time.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "best_of_timing.hpp"
+#include "dpareto/learn/blas_kernel.hpp"
 #include "dpareto/learn/dp_optimizer.hpp"
 #include "dpareto/learn/loaders.hpp"
 
@@ -58,8 +58,7 @@ int main(int argc, char** argv) {
     return only.empty() || std::find(only.begin(), only.end(), model) != only.end();
   };
   std::printf("one epoch, lot 256, float32, %d thread(s); best of several runs\n", threads);
-  // The kernel OpenBLAS picked for this processor: one it does not know gets a slow generic one.
-  std::printf("BLAS: %s, kernel %s\n", openblas_get_config(), openblas_get_corename());
+  std::printf("BLAS: %s\n", blas_description().c_str());
   std::printf("%-11s %-4s %-8s %-42s %-42s %s\n", "model", "opt", "", "non-private: wall, examples/s, cpu",
               "DP (sigma=1, L=1): wall, examples/s, cpu", "DP/plain wall, cpu");
   try {

@@ -1,11 +1,15 @@
-// `dpareto --version` and `dpareto version` print the version of CMake's project() (issue 21 item 5).
+// `dpareto --version` and `dpareto version` print the version of CMake's project() (issue 21 item 5)
+// and the OpenBLAS kernel the training runs on (issue 16).
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "../support/test_support.hpp"
+#include "dpareto/learn/blas_kernel.hpp"
 
 TEST_CASE("--version and version print project()'s VERSION and exit 0") {
   const std::string cmake = dpareto::test::read_text(std::filesystem::path(DPARETO_SOURCE_DIR) / "CMakeLists.txt");
@@ -15,6 +19,33 @@ TEST_CASE("--version and version print project()'s VERSION and exit 0") {
     CAPTURE(args);
     const auto r = dpareto::test::run_cli(args);
     CHECK(r.status == 0);
-    CHECK(r.output == "dpareto " + version[1].str() + "\n");
+    CHECK(r.output.rfind("dpareto " + version[1].str() + "\nBLAS: OpenBLAS ", 0) == 0);
+  }
+}
+
+TEST_CASE("version names the OpenBLAS kernel and who chose it") {
+  REQUIRE(std::getenv("OPENBLAS_CORETYPE") == nullptr);
+  // OpenBLAS's own choice on a CPU it knows (this machine's); the user's choice stands (Prescott, the
+  // generic SSE3 kernel, runs on every x86-64 CPU); and the second start after dpareto chose one
+  // (the marker variable is what the first start sets).
+  struct Case {
+    const char* coretype;
+    const char* marker;
+    std::string expected;
+  };
+  const char* kernel = dpareto::learn::openblas_kernel_for(dpareto::learn::this_cpu());
+  std::vector<Case> cases{{"Prescott", nullptr, ", kernel Prescott (OPENBLAS_CORETYPE=Prescott)"}};
+  if (kernel != nullptr)
+    cases.push_back(
+        {kernel, kernel, std::string(", kernel ") + kernel + " (chosen by dpareto from the CPU's instruction sets)"});
+  for (const auto& c : cases) {
+    CAPTURE(c.expected);
+    REQUIRE(setenv("OPENBLAS_CORETYPE", c.coretype, 1) == 0);
+    if (c.marker != nullptr) REQUIRE(setenv("DPARETO_OPENBLAS_CORETYPE", c.marker, 1) == 0);
+    const auto r = dpareto::test::run_cli("version");
+    unsetenv("OPENBLAS_CORETYPE");
+    unsetenv("DPARETO_OPENBLAS_CORETYPE");
+    CHECK(r.status == 0);
+    CHECK(r.output.find(c.expected) != std::string::npos);
   }
 }

@@ -1,0 +1,47 @@
+// The OpenBLAS kernel chosen from the CPU's instruction sets when OpenBLAS's own choice lacks AVX2
+// (issue 16).
+#include "dpareto/learn/blas_kernel.hpp"
+
+#include <cblas.h>
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+
+using namespace dpareto::learn;
+
+TEST_CASE("the kernel follows the widest instruction set the CPU has") {
+  CpuFeatures f;
+  CHECK(openblas_kernel_for(f) == nullptr);  // below AVX2: OpenBLAS's own choice stands
+  f.avx2_fma = true;
+  CHECK(std::string(openblas_kernel_for(f)) == "Haswell");
+  f.avx512 = true;
+  CHECK(std::string(openblas_kernel_for(f)) == "SkylakeX");
+  f.avx512_bf16 = true;
+  CHECK(std::string(openblas_kernel_for(f)) == "Cooperlake");
+}
+
+TEST_CASE("OpenBLAS's generic kernels are told from its AVX2 ones") {
+  for (const char* generic : {"Prescott", "Core2", "Nehalem", "Sandybridge", "Barcelona", "Bulldozer"}) {
+    CAPTURE(generic);
+    CHECK_FALSE(uses_avx2(generic));
+  }
+  for (const char* avx2 : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "cooperlake", "SapphireRapids"}) {
+    CAPTURE(avx2);
+    CHECK(uses_avx2(avx2));
+  }
+  // Every kernel chosen here is one OpenBLAS would keep.
+  CpuFeatures f{true, true, true};
+  CHECK(uses_avx2(openblas_kernel_for(f)));
+  f.avx512_bf16 = false;
+  CHECK(uses_avx2(openblas_kernel_for(f)));
+  f.avx512 = false;
+  CHECK(uses_avx2(openblas_kernel_for(f)));
+}
+
+TEST_CASE("this process runs an AVX2 kernel wherever the CPU has AVX2, and the environment is left clean") {
+  CAPTURE(blas_description());
+  if (this_cpu().avx2_fma && std::getenv("OPENBLAS_CORETYPE") == nullptr) CHECK(uses_avx2(openblas_get_corename()));
+  CHECK(std::getenv("DPARETO_OPENBLAS_CORETYPE") == nullptr);
+  if (chosen_openblas_kernel() != nullptr) CHECK(std::getenv("OPENBLAS_CORETYPE") == nullptr);
+}
