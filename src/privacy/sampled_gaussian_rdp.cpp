@@ -38,8 +38,14 @@ double poisson_integer_log_a(double q, double sigma, long long alpha) {
     terms.push_back(t);
     top = std::max(top, t);
   }
+  // exp(d) is exactly 0 in double for d < -746, so those terms are skipped without changing a bit;
+  // glibc's exp takes a slow path for them (a fifth of a calibration's time before this).
+  constexpr double kExpUnderflows = -746;
   double sum = 0;
-  for (double t : terms) sum += std::exp(t - top);
+  for (double t : terms) {
+    const double d = t - top;
+    if (d >= kExpUnderflows) sum += std::exp(d);
+  }
   return detail::log1p_exp(top + std::log(sum));
 }
 
@@ -132,8 +138,14 @@ double log1p_sum(const std::vector<double>& terms) {
   double top = -kInf;
   for (double t : terms) top = std::max(top, t);
   if (top == -kInf) return 0;
+  // exp(d) is exactly 0 in double for d < -746, so those terms are skipped without changing a bit;
+  // glibc's exp takes a slow path for them (a fifth of a calibration's time before this).
+  constexpr double kExpUnderflows = -746;
   double sum = 0;
-  for (double t : terms) sum += std::exp(t - top);
+  for (double t : terms) {
+    const double d = t - top;
+    if (d >= kExpUnderflows) sum += std::exp(d);
+  }
   return detail::log1p_exp(top + std::log(sum));
 }
 
