@@ -2,12 +2,15 @@
 // problem exactly as `explore` runs it (training and test accuracy), against the same R trainings
 // run one after another, each with all T threads. Prints the time ratio parallel / sequential
 // (targets on 2 cores, R = 10: a9a logistic regression <= 0.6, MLP2 with 5 epochs <= 0.85) and the
-// evaluation throughput in evaluations per hour. With --memory: the peak resident memory of one
-// MLP1 evaluation of R repeats in parallel (target < 1 GiB), measured alone in this process.
-// Usage: bench_parallel_repeats [threads,...] [repeats] [data_dir]
+// evaluation throughput in evaluations per hour. The two are timed in alternation for several
+// rounds and each keeps its best, so that a busy moment of a shared machine costs both alike.
+// With --memory: the peak resident memory of one MLP1 evaluation of R repeats in parallel (target
+// < 1 GiB), measured alone in this process.
+// Usage: bench_parallel_repeats [threads,...] [repeats] [data_dir] [rounds (3)]
 //        bench_parallel_repeats --memory [threads] [repeats] [data_dir]
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "dpareto/core/random.hpp"
+#include "dpareto/core/seconds_since.hpp"
 #include "dpareto/problems/registry.hpp"
 
 using namespace dpareto;
@@ -44,10 +48,6 @@ std::unique_ptr<problems::Problem> make(const char* name, int repeats, int threa
   return problems::make_problem(name, options);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 std::vector<int> parse_threads(const std::string& list) {
   std::vector<int> out;
   std::stringstream in(list);
@@ -55,19 +55,22 @@ std::vector<int> parse_threads(const std::string& list) {
   return out;
 }
 
-void throughput(const std::vector<int>& thread_counts, int repeats, const std::string& dir) {
+void throughput(const std::vector<int>& thread_counts, int repeats, const std::string& dir, int rounds) {
   std::printf("%-17s %7s %12s %12s %8s %12s\n", "problem", "threads", "sequential", "parallel", "ratio", "evals/hour");
   for (const Workload& w : workloads()) {
     for (int threads : thread_counts) {
       const auto one = make(w.problem, 1, threads, dir);
       const auto all = make(w.problem, repeats, threads, dir);
       one->utility(w.params, 1);  // warm-up: caches, thread pools
-      auto start = std::chrono::steady_clock::now();
-      for (int r = 0; r < repeats; ++r) one->utility(w.params, derive_seed(7, static_cast<std::uint64_t>(r)));
-      const double sequential = seconds_since(start);
-      start = std::chrono::steady_clock::now();
-      all->utility(w.params, 7);
-      const double parallel = seconds_since(start);
+      double sequential = 1e300, parallel = 1e300;
+      for (int round = 0; round < rounds; ++round) {
+        auto start = std::chrono::steady_clock::now();
+        for (int r = 0; r < repeats; ++r) one->utility(w.params, derive_seed(7, static_cast<std::uint64_t>(r)));
+        sequential = std::min(sequential, seconds_since(start));
+        start = std::chrono::steady_clock::now();
+        all->utility(w.params, 7);
+        parallel = std::min(parallel, seconds_since(start));
+      }
       std::printf("%-17s %7d %10.3f s %10.3f s %8.3f %12.0f\n", w.problem, threads, sequential, parallel,
                   parallel / sequential, 3600.0 / parallel);
       std::fflush(stdout);
@@ -101,7 +104,8 @@ int main(int argc, char** argv) {
     } else {
       for (int t = 1; t <= cores; t *= 2) threads.push_back(t);
     }
-    throughput(threads, argc > 2 ? std::atoi(argv[2]) : 10, argc > 3 ? argv[3] : "");
+    throughput(threads, argc > 2 ? std::atoi(argv[2]) : 10, argc > 3 ? argv[3] : "",
+               argc > 4 ? std::max(1, std::atoi(argv[4])) : 3);
   } catch (const std::exception& e) {
     std::printf("skipped: %s\n", e.what());
   }
