@@ -16,6 +16,23 @@ using detail::kInf;
 
 namespace {
 
+// Σ_j of log-space terms, then log(1 + Σ): the terms are positive, so log1p keeps relative
+// precision when the RDP is tiny.
+double log1p_sum(const std::vector<double>& terms) {
+  double top = -kInf;
+  for (double t : terms) top = std::max(top, t);
+  if (top == -kInf) return 0;
+  // exp(d) is exactly 0 in double for d < -746, so those terms are skipped without changing a bit;
+  // glibc's exp takes a slow path for them (a fifth of a calibration's time before this).
+  constexpr double kExpUnderflows = -746;
+  double sum = 0;
+  for (double t : terms) {
+    const double d = t - top;
+    if (d >= kExpUnderflows) sum += std::exp(d);
+  }
+  return detail::log1p_exp(top + std::log(sum));
+}
+
 // a(k) = (k² − k)/(2σ²): log E_{N(0,σ²)}[e^{k(2z−1)/(2σ²)}], the Gaussian's log moment.
 double moment_exponent(double k, double sigma) {
   return (k * k - k) / (2 * sigma * sigma);
@@ -29,24 +46,14 @@ double poisson_integer_log_a(double q, double sigma, long long alpha) {
   thread_local std::vector<double> terms;
   terms.clear();
   double log_binomial = std::log(static_cast<double>(alpha));  // log C(α, 1)
-  double top = -kInf;
   for (long long k = 2; k <= alpha; ++k) {
     log_binomial += std::log(static_cast<double>(alpha - k + 1) / static_cast<double>(k));
     const double a = moment_exponent(static_cast<double>(k), sigma);
     const double t = log_binomial + static_cast<double>(alpha - k) * l1q + static_cast<double>(k) * lq +
                      (a > 40 ? a : std::log(std::expm1(a)));  // log(e^a − 1) = a to double precision
     terms.push_back(t);
-    top = std::max(top, t);
   }
-  // exp(d) is exactly 0 in double for d < -746, so those terms are skipped without changing a bit;
-  // glibc's exp takes a slow path for them (a fifth of a calibration's time before this).
-  constexpr double kExpUnderflows = -746;
-  double sum = 0;
-  for (double t : terms) {
-    const double d = t - top;
-    if (d >= kExpUnderflows) sum += std::exp(d);
-  }
-  return detail::log1p_exp(top + std::log(sum));
+  return log1p_sum(terms);
 }
 
 // Fractional α (Mironov et al. 2019, Sec. 3.3). Split the line at z₀ = σ² log(1/q − 1) + ½,
@@ -130,23 +137,6 @@ double poisson_fractional_log_a(double q, double sigma, double alpha) {
 double log_second_term(double sigma) {
   const double e2 = 1 / (sigma * sigma);
   return std::min(std::log(4.0) + detail::log_expm1(e2), std::log(2.0) + e2);
-}
-
-// Σ_j of log-space terms, then log(1 + Σ): the terms are positive, so log1p keeps relative
-// precision when the RDP is tiny.
-double log1p_sum(const std::vector<double>& terms) {
-  double top = -kInf;
-  for (double t : terms) top = std::max(top, t);
-  if (top == -kInf) return 0;
-  // exp(d) is exactly 0 in double for d < -746, so those terms are skipped without changing a bit;
-  // glibc's exp takes a slow path for them (a fifth of a calibration's time before this).
-  constexpr double kExpUnderflows = -746;
-  double sum = 0;
-  for (double t : terms) {
-    const double d = t - top;
-    if (d >= kExpUnderflows) sum += std::exp(d);
-  }
-  return detail::log1p_exp(top + std::log(sum));
 }
 
 // log Δ^l g(0) for even l <= kMaxForwardDifferenceOrder at one σ, computed on demand and kept for
