@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "../support/test_support.hpp"
+
 using namespace dpareto::learn;
 
 TEST_CASE("the kernel follows the widest instruction set the CPU has") {
@@ -44,4 +46,17 @@ TEST_CASE("this process runs an AVX2 kernel wherever the CPU has AVX2, and the e
   if (this_cpu().avx2_fma && std::getenv("OPENBLAS_CORETYPE") == nullptr) CHECK(uses_avx2(openblas_get_corename()));
   CHECK(std::getenv("DPARETO_OPENBLAS_CORETYPE") == nullptr);
   if (chosen_openblas_kernel() != nullptr) CHECK(std::getenv("OPENBLAS_CORETYPE") == nullptr);
+}
+
+TEST_CASE("on a CPU OpenBLAS does not know, dpareto starts again with the kernel chosen from the CPU") {
+  const char* kernel = openblas_kernel_for(this_cpu());
+  if (kernel == nullptr) return;  // below AVX2 nothing is chosen
+  // The preloaded stand-in names OpenBLAS's generic kernel until OPENBLAS_CORETYPE is set.
+  REQUIRE(setenv("LD_PRELOAD", DPARETO_FAKE_CORENAME, 1) == 0);
+  const auto r = dpareto::test::run_cli("version");
+  unsetenv("LD_PRELOAD");
+  CHECK(r.status == 0);
+  CAPTURE(r.output);
+  CHECK(r.output.find(std::string(", kernel ") + kernel + " (chosen by dpareto from the CPU's instruction sets)") !=
+        std::string::npos);
 }
