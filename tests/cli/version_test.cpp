@@ -25,9 +25,9 @@ TEST_CASE("--version and version print project()'s VERSION and exit 0") {
 
 TEST_CASE("version names the OpenBLAS kernel and who chose it") {
   REQUIRE(std::getenv("OPENBLAS_CORETYPE") == nullptr);
-  // OpenBLAS's own choice on a CPU it knows (this machine's); the user's choice stands (Prescott, the
-  // generic SSE3 kernel, runs on every x86-64 CPU); and the second start after dpareto chose one
-  // (the marker variable is what the first start sets).
+  // The user's choice stands (Prescott, the generic SSE3 kernel, runs on every x86-64 CPU); and the
+  // second start after dpareto chose one (the marker variable is what the first start sets). The
+  // restart itself: tests/learn/blas_kernel_test.cpp.
   struct Case {
     const char* coretype;
     const char* marker;
