@@ -5,9 +5,14 @@
 // saw them (R = 50: optimistic) and with their robust utilities (explore/robust_front.hpp: the
 // utility GP's posterior median at each point, fitted afterwards as `dpareto pick` and `explore` do).
 //
+// Then where the loss is (issue 13 item 4): per half-decade of ε, the exact front's hypervolume in
+// that slice, each method's mean re-scored hypervolume there minus it, and how many of its BO
+// proposals (after the initial points) fell there, over all seeds.
+//
 // usage: bench_svt_sample_efficiency [seeds=10] [budgets=64,256] [methods=dpareto,random]
 // methods: dpareto (the DPareto loop with HVPoI), ehvi (the same loop with EHVI), known and
 // known-ehvi (those loops with ε computed exactly inside the acquisition, --known-epsilon), random.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -17,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "dpareto/bo/explorer.hpp"
 #include "dpareto/bo/make_proposer.hpp"
@@ -44,6 +50,45 @@ double hypervolume(const std::vector<pareto::Point>& objectives) {
   std::vector<pareto::Point> mapped;
   for (const auto& p : objectives) mapped.push_back(axis.map(p));
   return pareto::hypervolume(mapped, axis.map(kReference));
+}
+
+// Slices of the log-ε axis: half-decades from the floor (10^-2) to the reference (10^3).
+std::vector<double> slice_edges() {
+  std::vector<double> edges;
+  for (double x = -2; x <= 3 + 1e-9; x += 0.5) edges.push_back(x);
+  return edges;
+}
+
+std::size_t slice_of(double axis_epsilon, const std::vector<double>& edges) {
+  const auto above = std::upper_bound(edges.begin(), edges.end(), axis_epsilon) - edges.begin();
+  return static_cast<std::size_t>(
+      std::clamp<std::ptrdiff_t>(above - 1, 0, static_cast<std::ptrdiff_t>(edges.size()) - 2));
+}
+
+// The dominated area (below the reference) of 2-D points on the log-ε axis, cut into the slices
+// between consecutive edges: the staircase min error over points at or left of x, integrated over
+// each slice. The slices sum to hypervolume(points) when the edges span the floor to the reference.
+std::vector<double> hypervolume_by_slice(const std::vector<pareto::Point>& objectives,
+                                         const std::vector<double>& edges) {
+  const auto axis = log_axis();
+  const pareto::Point reference = axis.map(kReference);
+  std::vector<pareto::Point> mapped;
+  for (const auto& p : objectives) {
+    const auto m = axis.map(p);
+    if (m[0] < reference[0] && m[1] < reference[1]) mapped.push_back(m);
+  }
+  std::sort(mapped.begin(), mapped.end());
+  std::vector<double> area(edges.size() - 1, 0.0);
+  double best = reference[1];
+  for (std::size_t i = 0; i < mapped.size(); ++i) {
+    best = std::min(best, mapped[i][1]);
+    const double from = mapped[i][0], to = i + 1 < mapped.size() ? mapped[i + 1][0] : reference[0];
+    for (std::size_t k = 0; k + 1 < edges.size(); ++k) {
+      const double width = std::min(to, edges[k + 1]) - std::max(from, edges[k]);
+      if (width > 0) area[k] += width * (reference[1] - best);
+    }
+  }
+  return area;
 }
 
 template <typename F>
@@ -131,6 +176,12 @@ int main(int argc, char** argv) {
 
   // ratio[method][budget] per seed; as seen (R = 50) and robust likewise
   std::map<std::string, std::map<int, std::vector<double>>> ratio, seen_ratio, robust_ratio;
+  // per method and budget: re-scored hypervolume per slice summed over seeds, BO proposals per slice
+  const std::vector<double> edges = slice_edges();
+  const std::size_t slices = edges.size() - 1;
+  std::map<std::string, std::map<int, std::vector<double>>> slice_hv;
+  std::map<std::string, std::map<int, std::vector<int>>> slice_proposals;
+  const std::vector<double> exact_slices = hypervolume_by_slice(grid, edges);
   std::mutex mutex;
   for (const auto& method : methods) {
     start = std::chrono::steady_clock::now();
@@ -162,7 +213,16 @@ int main(int argc, char** argv) {
             if (x.ok) as_seen.push_back({x.epsilon, 1 - x.utility});
           const double robust =
               robust_hypervolume(oracle.space(), options, static_cast<std::uint64_t>(s + 1), chosen, seen);
+          const std::vector<double> by_slice = hypervolume_by_slice(rescored, edges);
+          std::vector<int> proposals(slices, 0);
+          for (std::size_t k = static_cast<std::size_t>(options.initial_points); k < chosen.size(); ++k)
+            ++proposals[slice_of(log_axis().to_axis(rescored[k][0]), edges)];
           std::lock_guard<std::mutex> lock(mutex);
+          auto& hv_sum = slice_hv[method][n];
+          auto& proposal_sum = slice_proposals[method][n];
+          hv_sum.resize(slices, 0.0);
+          proposal_sum.resize(slices, 0);
+          for (std::size_t k = 0; k < slices; ++k) hv_sum[k] += by_slice[k], proposal_sum[k] += proposals[k];
           ratio[method][n].push_back(hypervolume(rescored) / exact_hv);
           seen_ratio[method][n].push_back(hypervolume(as_seen) / exact_hv);
           robust_ratio[method][n].push_back(robust / exact_hv);
@@ -186,5 +246,26 @@ int main(int argc, char** argv) {
                   100 * *std::min_element(v.begin(), v.end()), 100 * *std::max_element(v.begin(), v.end()),
                   100 * mean(seen_ratio[method][b]), 100 * mean(robust_ratio[method][b]));
     }
+  for (int b : budgets) {
+    std::printf(
+        "\nwhere the loss is at %d evaluations: per slice of log10(eps), the exact front's HV there; per method,\n"
+        "its mean re-scored HV there minus that, and its BO proposals there (all seeds)\n%-12s %8s",
+        b, "log10(eps)", "exact");
+    for (const auto& method : methods) std::printf("  %18s", method.c_str());
+    std::printf("\n");
+    std::vector<double> total(methods.size(), 0.0);
+    for (std::size_t k = 0; k < slices; ++k) {
+      std::printf("[%4.1f, %4.1f) %8.4f", edges[k], edges[k + 1], exact_slices[k]);
+      for (std::size_t m = 0; m < methods.size(); ++m) {
+        const double loss = slice_hv[methods[m]][b][k] / seeds - exact_slices[k];
+        total[m] += loss;
+        std::printf("  %+9.4f %8d", loss, slice_proposals[methods[m]][b][k]);
+      }
+      std::printf("\n");
+    }
+    std::printf("%-12s %8.4f", "all", exact_hv);
+    for (double t : total) std::printf("  %+9.4f %8s", t, "");
+    std::printf("\n");
+  }
   return 0;
 }
