@@ -6,7 +6,9 @@
 // Either way the bench also prints the cost of one candidate's HVPoI (its GP predictions, HVI and
 // the probability of improvement over every box) at the end of the run.
 //
-// usage: bench_explorer_overhead [iterations=256] [seed=1] [objectives=2]
+// With acquisition = ehvi the explorer's noisy GPs also learn an input warping (gp/input_warping.hpp).
+//
+// usage: bench_explorer_overhead [iterations=256] [seed=1] [objectives=2] [acquisition=hvpoi]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -66,6 +68,7 @@ int main(int argc, char** argv) {
   }
   const auto observe = objectives == 3 ? timed_oracle : oracle;
   bo::ExplorerOptions options;
+  if (argc > 4) options.acquisition = argv[4];
   options.initial_points = 16;
   options.objectives = objectives == 3 ? pareto::Objectives::with({"train_seconds"}, {10, 1, 4})
                                        : pareto::Objectives::privacy_utility(10, 1);
@@ -81,7 +84,8 @@ int main(int argc, char** argv) {
     explorer.tell(observe(s->params, rng));
   }
   const auto& t = explorer.timings();
-  std::printf("protocol: 16 initial + %d BO iterations, d = 5, %d objectives\n", iterations, objectives);
+  std::printf("protocol: 16 initial + %d BO iterations, d = 5, %d objectives, acquisition %s\n", iterations, objectives,
+              options.acquisition.c_str());
   std::printf("total time inside ask(): %.2f s (GP fit %.2f s, acquisition %.2f s)\n", total_ask, t.gp_fit,
               t.acquisition);
   std::printf("last ask (n = %d): %.1f ms; slowest ask: %.1f ms\n", 16 + iterations - 1, 1e3 * last_ask, 1e3 * max_ask);

@@ -18,6 +18,7 @@ class Ehvi : public Acquisition {
   double upper_bound(const ImprovementRegion& region, const GpPrediction& p) const override {
     return expected_hypervolume_improvement_bound(region.geometry_boxes, laws(region, p));
   }
+  bool rests_on_spread() const override { return true; }
 
  private:
   static std::vector<AxisLaw> laws(const ImprovementRegion& region, const GpPrediction& p) {

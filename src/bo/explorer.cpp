@@ -24,7 +24,8 @@ Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t se
     : Proposer(std::move(space), seed),
       options_(std::move(options)),
       epsilon_(options_.known_epsilon ? std::move(epsilon) : EpsilonOracle{}),
-      surrogates_(options_.objectives, options_.gp_restarts, options_.utility_noisy, exact_objectives()) {
+      surrogates_(options_.objectives, options_.gp_restarts, options_.utility_noisy, exact_objectives(),
+                  make_acquisition(options_.acquisition)->rests_on_spread()) {
   check_options(this->space(), options_);
   if (options_.known_epsilon && !epsilon_)
     throw InputError("explorer: known epsilon needs a privacy oracle that computes epsilon without training");
@@ -159,15 +160,24 @@ void Explorer::restore_state(const nlohmann::json& state) {
   Proposer::restore_state(state);
   try {
     bo_asks_ = state.at("bo_asks").get<int>();
-    const std::size_t entries = space().dimension() + 2;  // log length-scales, log variance, log noise
     if (bo_asks_ < 0) throw InputError("explorer state: bo_asks " + std::to_string(bo_asks_) + " is negative");
+    // log length-scales, log variance, log noise (d + 2), then log warp parameters where the GP warps
+    // its inputs (3d + 2). A state saved with or without the warp entries restores into either GP:
+    // missing warp entries are 0 (no warp), surplus ones are dropped.
+    const auto dimension = static_cast<Eigen::Index>(space().dimension());
     for (std::size_t d = 0; d < options_.objectives.size(); ++d) {
       const std::string key = options_.objectives[d].column() + "_theta";
       const auto theta = state.at(key).get<std::vector<double>>();
-      if (!theta.empty() && theta.size() != entries)
-        throw InputError("explorer state: " + key + " has " + std::to_string(theta.size()) +
-                         " entries, this space needs " + std::to_string(entries));
-      if (!theta.empty()) surrogates_.gp(d).set_theta(to_vector(theta));
+      if (theta.empty()) continue;
+      const auto given = static_cast<Eigen::Index>(theta.size());
+      if (given != dimension + 2 && given != 3 * dimension + 2)
+        throw InputError("explorer state: " + key + " has " + std::to_string(given) + " entries, this space needs " +
+                         std::to_string(dimension + 2) + " (or " + std::to_string(3 * dimension + 2) +
+                         " with input warping)");
+      Eigen::VectorXd restored = Eigen::VectorXd::Zero(surrogates_.gp(d).theta_size(dimension));
+      const Eigen::Index shared = std::min(given, restored.size());
+      restored.head(shared) = to_vector(theta).head(shared);
+      surrogates_.gp(d).set_theta(restored);
     }
   } catch (const nlohmann::json::exception& ex) {
     throw InputError(std::string("explorer state: ") + ex.what());

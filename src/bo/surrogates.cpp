@@ -13,10 +13,11 @@ namespace {
 // An ok evaluation may have ε = +inf (no privacy); a surrogate sees its values capped here.
 constexpr double kCapForSurrogate = 1e10;
 
-gp::GpOptions surrogate_options(bool learn_noise, int restarts) {
+gp::GpOptions surrogate_options(bool learn_noise, int restarts, bool warp) {
   gp::GpOptions o;
   o.learn_noise = learn_noise;
   o.random_restarts = restarts;
+  o.input_warping = learn_noise && warp;
   return o;
 }
 
@@ -33,10 +34,12 @@ std::vector<double> row_of(const Eigen::MatrixXd& X, Eigen::Index row) {
 
 }  // namespace
 
-Surrogates::Surrogates(pareto::Objectives objectives, int restarts, bool noisy, std::vector<ExactObjective> exact)
+Surrogates::Surrogates(pareto::Objectives objectives, int restarts, bool noisy, std::vector<ExactObjective> exact,
+                       bool warp_noisy)
     : objectives_(std::move(objectives)), exact_(std::move(exact)) {
   if (exact_.size() > objectives_.size()) throw std::logic_error("Surrogates: more exact objectives than objectives");
-  for (const auto& o : objectives_.list) gps_.emplace_back(surrogate_options(noisy && !o.known_exactly, restarts));
+  for (const auto& o : objectives_.list)
+    gps_.emplace_back(surrogate_options(noisy && !o.known_exactly, restarts, warp_noisy));
 }
 
 const Eigen::MatrixXd& Surrogates::inputs() const {

@@ -6,11 +6,13 @@
 #include <iostream>
 #include <limits>
 #include <nlopt.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "dpareto/core/error.hpp"
+#include "dpareto/gp/input_warping.hpp"
 
 namespace dpareto::gp {
 
@@ -36,37 +38,73 @@ void report(const GpOptions& options, const std::string& line) {
     std::cerr << line << '\n';
 }
 
-// Hyperparameters decoded from θ = (log ℓ_1..d, log s², log σ_n²).
+// Hyperparameters decoded from θ = (log ℓ_1..d, log s², log σ_n²[, log a_1..d, log b_1..d]).
 struct Hyper {
   Eigen::ArrayXd lengthscales;
   double signal;
   double noise;
-  bool noise_is_free;  // σ_n² is learned and above its floor, so ∂K/∂log σ_n² = σ_n² I
+  bool noise_is_free;                   // σ_n² is learned and above its floor, so ∂K/∂log σ_n² = σ_n² I
+  std::optional<KumaraswamyWarp> warp;  // with input warping
 };
 
 Hyper decode(const Eigen::VectorXd& theta, const GpOptions& options, Eigen::Index d) {
-  Hyper h{theta.head(d).array().exp(), std::exp(theta(d)), options.nugget, false};
+  Hyper h{theta.head(d).array().exp(), std::exp(theta(d)), options.nugget, false, std::nullopt};
   if (options.learn_noise) {
     const double noise = std::exp(theta(d + 1));
     h.noise_is_free = noise >= options.nugget;
     h.noise = std::max(noise, options.nugget);
   }
+  if (options.input_warping)
+    h.warp = KumaraswamyWarp{theta.segment(d + 2, d).array().exp(), theta.tail(d).array().exp()};
   return h;
+}
+
+// The kernel's view of inputs X: X itself, or X warped.
+Eigen::MatrixXd kernel_inputs(const Eigen::MatrixXd& X, const Hyper& h) {
+  return h.warp ? h.warp->apply(X) : X;
 }
 
 // The input pairs a > b in column-major lower-triangle order (column b holds a = b+1..n−1, so a
 // column of a lower triangle is a contiguous segment) with their squared coordinate differences,
-// one column per dimension: the part of the likelihood that does not depend on θ.
+// one column per dimension: without input warping, the part of the likelihood that does not depend
+// on θ. With it, the pairs of the warped inputs, and per pair and dimension Δ·∂Δ/∂log a and
+// Δ·∂Δ/∂log b (Δ the warped difference), which the warp parameters' gradient needs.
 struct Pairs {
   Eigen::Index n;
-  Eigen::MatrixXd squared_differences;  // n(n−1)/2 × d
+  Eigen::MatrixXd squared_differences;                     // n(n−1)/2 × d
+  Eigen::MatrixXd difference_d_log_a, difference_d_log_b;  // with warping only
 
   explicit Pairs(const Eigen::MatrixXd& X) : n(X.rows()), squared_differences(n * (n - 1) / 2, X.cols()) {
+    for_each_column(X.cols(), [&](Eigen::Index j, Eigen::Index b, Eigen::Index offset, Eigen::Index len) {
+      squared_differences.col(j).segment(offset, len) = (X.col(j).tail(len).array() - X(b, j)).square().matrix();
+    });
+  }
+
+  Pairs(const Eigen::MatrixXd& X, const KumaraswamyWarp& warp, bool with_derivatives)
+      : n(X.rows()), squared_differences(n * (n - 1) / 2, X.cols()) {
+    Eigen::MatrixXd W, Wa, Wb;
+    warp.apply_with_derivatives(X, W, Wa, Wb);
+    if (with_derivatives) {
+      difference_d_log_a.resize(squared_differences.rows(), X.cols());
+      difference_d_log_b.resize(squared_differences.rows(), X.cols());
+    }
+    for_each_column(X.cols(), [&](Eigen::Index j, Eigen::Index b, Eigen::Index offset, Eigen::Index len) {
+      const Eigen::ArrayXd delta = W.col(j).tail(len).array() - W(b, j);
+      squared_differences.col(j).segment(offset, len) = delta.square().matrix();
+      if (!with_derivatives) return;
+      difference_d_log_a.col(j).segment(offset, len) = (delta * (Wa.col(j).tail(len).array() - Wa(b, j))).matrix();
+      difference_d_log_b.col(j).segment(offset, len) = (delta * (Wb.col(j).tail(len).array() - Wb(b, j))).matrix();
+    });
+  }
+
+ private:
+  // body(dimension j, column b of the lower triangle, its offset among the pairs, its length).
+  template <typename Body>
+  void for_each_column(Eigen::Index d, Body body) const {
     Eigen::Index offset = 0;
     for (Eigen::Index b = 0; b < n; ++b) {
       const Eigen::Index len = n - 1 - b;
-      for (Eigen::Index j = 0; j < X.cols(); ++j)
-        squared_differences.col(j).segment(offset, len) = (X.col(j).tail(len).array() - X(b, j)).square().matrix();
+      for (Eigen::Index j = 0; j < d; ++j) body(j, b, offset, len);
       offset += len;
     }
   }
@@ -149,12 +187,18 @@ void lower_gram(Eigen::Ref<Eigen::MatrixXd> M) {
 // Log marginal likelihood of standardized targets z and, if requested, its gradient
 // ½ tr((ααᵀ − K⁻¹) ∂K/∂θ) (Rasmussen & Williams eq. 5.9). K⁻¹ is formed once from the Cholesky
 // factor; each ∂K/∂θ_j is contracted over the pairs in O(n²) without building it:
-// ∂k/∂log ℓ_j = (5/3) s² (1 + √5 r) exp(−√5 r) Δ_j²/ℓ_j², ∂K/∂log s² = Kf, ∂K/∂log σ_n² = σ_n² I.
-double log_likelihood(const Pairs& pairs, const Eigen::VectorXd& z, const Eigen::VectorXd& theta,
-                      Eigen::VectorXd* gradient, const GpOptions& options, bool report_retries, int* retries,
-                      Workspace& ws) {
-  const Eigen::Index n = pairs.n, d = pairs.squared_differences.cols();
+// ∂k/∂log ℓ_j = (5/3) s² (1 + √5 r) exp(−√5 r) Δ_j²/ℓ_j², ∂K/∂log s² = Kf, ∂K/∂log σ_n² = σ_n² I,
+// and with input warping ∂k/∂log a_j = −(5/3) s² (1 + √5 r) exp(−√5 r) Δ_j ∂Δ_j/∂log a_j / ℓ_j²
+// (likewise b_j), from ∂k/∂r² = −(5/6) s² (1 + √5 r) exp(−√5 r).
+// `fixed_pairs`: the pairs of X when they do not depend on θ (no warping).
+double log_likelihood(const Eigen::MatrixXd& X, const Pairs* fixed_pairs, const Eigen::VectorXd& z,
+                      const Eigen::VectorXd& theta, Eigen::VectorXd* gradient, const GpOptions& options,
+                      bool report_retries, int* retries, Workspace& ws) {
+  const Eigen::Index n = X.rows(), d = X.cols();
   const Hyper h = decode(theta, options, d);
+  std::optional<Pairs> warped_pairs;
+  if (h.warp) warped_pairs.emplace(X, *h.warp, gradient != nullptr);
+  const Pairs& pairs = h.warp ? *warped_pairs : *fixed_pairs;
   const Eigen::VectorXd inv_l2 = h.lengthscales.square().inverse().matrix();
   ws.r2 = (pairs.squared_differences * inv_l2).array();
   ws.r = ws.r2.sqrt();
@@ -184,28 +228,42 @@ double log_likelihood(const Pairs& pairs, const Eigen::VectorXd& z, const Eigen:
         2 * (ws.alpha(b) * ws.alpha.tail(n - 1 - b) - ws.Kinv.col(b).tail(n - 1 - b)).array();
   }
   ws.g = 5.0 / 3.0 * (1 + kSqrt5 * ws.r) * ws.e * ws.w;
-  gradient->resize(d + 2);
+  gradient->resize(theta.size());
   gradient->head(d) = 0.5 * (pairs.squared_differences.transpose() * ws.g.matrix()).cwiseProduct(inv_l2);
   (*gradient)(d) = 0.5 * ((ws.w * ws.kf).sum() + h.signal * trace_w);
   (*gradient)(d + 1) = h.noise_is_free ? 0.5 * h.noise * trace_w : 0.0;
+  if (h.warp) {
+    gradient->segment(d + 2, d) = -0.5 * (pairs.difference_d_log_a.transpose() * ws.g.matrix()).cwiseProduct(inv_l2);
+    gradient->tail(d) = -0.5 * (pairs.difference_d_log_b.transpose() * ws.g.matrix()).cwiseProduct(inv_l2);
+  }
   return value;
+}
+
+// The entries of θ that a fit optimizes, in order: all but log σ_n² when the noise is not learned.
+std::vector<Eigen::Index> optimized_entries(Eigen::Index theta_size, Eigen::Index d, const GpOptions& options) {
+  std::vector<Eigen::Index> entries;
+  for (Eigen::Index i = 0; i < theta_size; ++i)
+    if (i != d + 1 || options.learn_noise) entries.push_back(i);
+  return entries;
 }
 
 // One L-BFGS run; keeps the best point evaluated whatever NLopt's return status.
 struct StartRun {
-  const Pairs& pairs;
+  const Eigen::MatrixXd& X;
+  const Pairs* fixed_pairs;
   const Eigen::VectorXd& z;
   const GpOptions& options;
+  const std::vector<Eigen::Index>& entries;  // θ's entry of each optimized coordinate
+  Eigen::Index theta_size;
   Eigen::VectorXd best_theta;
   double best_value = -std::numeric_limits<double>::infinity();
   int retries = 0;
   Workspace workspace;
 
   Eigen::VectorXd full_theta(const std::vector<double>& x) const {
-    const Eigen::Index d = pairs.squared_differences.cols();
-    Eigen::VectorXd theta(d + 2);
-    for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(x.size()); ++i) theta(i) = x[i];
-    if (!options.learn_noise) theta(d + 1) = std::log(options.nugget);
+    Eigen::VectorXd theta(theta_size);
+    theta(X.cols() + 1) = std::log(options.nugget);  // overwritten where the noise is learned
+    for (std::size_t k = 0; k < x.size(); ++k) theta(entries[k]) = x[k];
     return theta;
   }
 
@@ -215,8 +273,8 @@ struct StartRun {
     Eigen::VectorXd g;
     double value;
     try {
-      value = log_likelihood(run->pairs, run->z, theta, grad.empty() ? nullptr : &g, run->options, false, &run->retries,
-                             run->workspace);
+      value = log_likelihood(run->X, run->fixed_pairs, run->z, theta, grad.empty() ? nullptr : &g, run->options, false,
+                             &run->retries, run->workspace);
     } catch (const NumericalError&) {
       std::fill(grad.begin(), grad.end(), 0.0);
       return -1e300;  // not positive definite even with jitter: an infeasible point
@@ -225,7 +283,7 @@ struct StartRun {
       std::fill(grad.begin(), grad.end(), 0.0);
       return -1e300;
     }
-    for (std::size_t i = 0; i < grad.size(); ++i) grad[i] = g(static_cast<Eigen::Index>(i));
+    for (std::size_t k = 0; k < grad.size(); ++k) grad[k] = g(run->entries[k]);
     if (value > run->best_value) {
       run->best_value = value;
       run->best_theta = theta;
@@ -293,19 +351,21 @@ bool GaussianProcess::fitted() const {
 }
 
 void GaussianProcess::set_theta(const Eigen::VectorXd& theta) {
-  if (theta.size() < 3) throw InputError("GaussianProcess::set_theta: theta needs d + 2 >= 3 entries");
-  if (X_.cols() > 0 && theta.size() != X_.cols() + 2)
+  if (theta.size() < theta_size(1) || (options_.input_warping && (theta.size() - 2) % 3 != 0))
+    throw InputError("GaussianProcess::set_theta: theta has " + std::to_string(theta.size()) + " entries, expected " +
+                     (options_.input_warping ? "3d + 2 >= 5 (input warping)" : "d + 2 >= 3"));
+  if (X_.cols() > 0 && theta.size() != theta_size(X_.cols()))
     throw InputError("GaussianProcess::set_theta: theta has " + std::to_string(theta.size()) +
-                     " entries, the data need " + std::to_string(X_.cols() + 2));
+                     " entries, the data need " + std::to_string(theta_size(X_.cols())));
   if (!theta.allFinite()) throw InputError("GaussianProcess::set_theta: theta has a non-finite entry");
   theta_ = theta;
-  if (!options_.learn_noise) theta_(theta_.size() - 1) = std::log(options_.nugget);
+  if (!options_.learn_noise) theta_(noise_index()) = std::log(options_.nugget);
   if (X_.rows() > 0) factorize();
 }
 
 void GaussianProcess::condition(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) {
   check_data(X, y, "GaussianProcess::condition");
-  if (theta_.size() != X.cols() + 2)
+  if (theta_.size() != theta_size(X.cols()))
     throw InputError("GaussianProcess::condition: no hyperparameters for " + std::to_string(X.cols()) +
                      "-dimensional inputs (fit or set_theta first)");
   X_ = X;
@@ -320,7 +380,8 @@ void GaussianProcess::factorize() {
   y_scale_ = st.scale;
   const Eigen::VectorXd z = (y_.array() - y_mean_) / y_scale_;
   const Hyper h = decode(theta_, options_, X_.cols());
-  Eigen::MatrixXd K = Matern52{h.lengthscales.matrix(), h.signal}.matrix(X_, X_);
+  kernel_X_ = kernel_inputs(X_, h);
+  Eigen::MatrixXd K = Matern52{h.lengthscales.matrix(), h.signal}.matrix(kernel_X_, kernel_X_);
   K.diagonal().array() += h.noise;
   robust_cholesky(K, chol_, options_, true);
   alpha_ = chol_.solve(z);
@@ -336,27 +397,32 @@ void GaussianProcess::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, Rn
   const Standardization st = standardization(y_);
   const Eigen::VectorXd z = (y_.array() - st.mean) / st.scale;
 
-  // Box bounds of the optimized coordinates; the noise floor is the nugget.
-  const std::size_t p = static_cast<std::size_t>(d) + (options_.learn_noise ? 2 : 1);
-  std::vector<double> low(p, options_.log_lengthscale_low), high(p, options_.log_lengthscale_high);
-  low[d] = options_.log_signal_low;
-  high[d] = options_.log_signal_high;
-  if (options_.learn_noise) {
-    low[d + 1] = std::max(options_.log_noise_low, std::log(options_.nugget));
-    high[d + 1] = options_.log_noise_high;
+  // Box bounds of the optimized coordinates (θ's entries but log σ_n² when it is not learned); the
+  // noise floor is the nugget.
+  const Eigen::Index size = theta_size(d);
+  const std::vector<Eigen::Index> entries = optimized_entries(size, d, options_);
+  const std::size_t p = entries.size();
+  std::vector<double> low(p), high(p), initial(p);
+  for (std::size_t k = 0; k < p; ++k) {
+    const Eigen::Index i = entries[k];
+    if (i < d) {
+      low[k] = options_.log_lengthscale_low, high[k] = options_.log_lengthscale_high, initial[k] = std::log(0.5);
+    } else if (i == d) {
+      low[k] = options_.log_signal_low, high[k] = options_.log_signal_high, initial[k] = 0.0;
+    } else if (i == d + 1) {
+      low[k] = std::max(options_.log_noise_low, std::log(options_.nugget)), high[k] = options_.log_noise_high;
+      initial[k] = std::log(1e-2);
+    } else {
+      low[k] = options_.log_warp_low, high[k] = options_.log_warp_high, initial[k] = 0.0;  // a = b = 1: no warp
+    }
   }
 
-  // Starts: the previous θ when the dimension matches (else ℓ = 0.5, s² = 1, σ_n² = 0.01), then
-  // uniform random points of the box. All drawn here, so the run is reproducible.
+  // Starts: the previous θ when the dimension matches (else ℓ = 0.5, s² = 1, σ_n² = 0.01, no warp),
+  // then uniform random points of the box. All drawn here, so the run is reproducible.
   std::vector<std::vector<double>> starts;
   std::vector<double> warm(p);
-  for (std::size_t i = 0; i < p; ++i) {
-    const double v = theta_.size() == d + 2             ? theta_(static_cast<Eigen::Index>(i))
-                     : i < static_cast<std::size_t>(d)  ? std::log(0.5)
-                     : i == static_cast<std::size_t>(d) ? 0.0
-                                                        : std::log(1e-2);
-    warm[i] = std::clamp(v, low[i], high[i]);
-  }
+  for (std::size_t k = 0; k < p; ++k)
+    warm[k] = std::clamp(theta_.size() == size ? theta_(entries[k]) : initial[k], low[k], high[k]);
   starts.push_back(warm);
   for (int r = 0; r < options_.random_restarts; ++r) {
     std::vector<double> s(p);
@@ -365,11 +431,21 @@ void GaussianProcess::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, Rn
   }
 
   // Independent starts run in parallel; the best (first on ties) wins.
-  const Pairs pairs(X_);
+  std::optional<Pairs> fixed_pairs;
+  if (!options_.input_warping) fixed_pairs.emplace(X_);
   std::vector<StartRun> runs;
   runs.reserve(starts.size());
   for (std::size_t s = 0; s < starts.size(); ++s)
-    runs.push_back(StartRun{pairs, z, options_, {}, -std::numeric_limits<double>::infinity(), 0, {}});
+    runs.push_back(StartRun{X_,
+                            fixed_pairs ? &*fixed_pairs : nullptr,
+                            z,
+                            options_,
+                            entries,
+                            size,
+                            {},
+                            -std::numeric_limits<double>::infinity(),
+                            0,
+                            {}});
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t s = 0; s < starts.size(); ++s) runs[s].run(starts[s], low, high);
 
@@ -391,13 +467,16 @@ void GaussianProcess::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, Rn
 
 double GaussianProcess::log_marginal_likelihood(const Eigen::VectorXd& theta, Eigen::VectorXd* gradient) const {
   if (X_.rows() == 0) throw InputError("GaussianProcess::log_marginal_likelihood: no data (fit or condition first)");
-  if (theta.size() != X_.cols() + 2)
+  if (theta.size() != theta_size(X_.cols()))
     throw InputError("GaussianProcess::log_marginal_likelihood: theta has " + std::to_string(theta.size()) +
-                     " entries, the data need " + std::to_string(X_.cols() + 2));
+                     " entries, the data need " + std::to_string(theta_size(X_.cols())));
   const Standardization st = standardization(y_);
   const Eigen::VectorXd z = (y_.array() - st.mean) / st.scale;
   Workspace workspace;
-  return log_likelihood(Pairs(X_), z, theta, gradient, options_, true, nullptr, workspace);
+  std::optional<Pairs> fixed_pairs;
+  if (!options_.input_warping) fixed_pairs.emplace(X_);
+  return log_likelihood(X_, fixed_pairs ? &*fixed_pairs : nullptr, z, theta, gradient, options_, true, nullptr,
+                        workspace);
 }
 
 Prediction GaussianProcess::predict(const Eigen::VectorXd& x) const {
@@ -421,8 +500,8 @@ Eigen::MatrixXd GaussianProcess::cross_covariance(const Eigen::MatrixXd& X) cons
   if (X.cols() != X_.cols())
     throw InputError("GaussianProcess::predict: inputs have " + std::to_string(X.cols()) +
                      " dimensions, the GP was fitted on " + std::to_string(X_.cols()));
-  const Eigen::Index d = X_.cols();
-  return Matern52{theta_.head(d).array().exp().matrix(), std::exp(theta_(d))}.matrix(X_, X);
+  const Hyper h = decode(theta_, options_, X_.cols());
+  return Matern52{h.lengthscales.matrix(), h.signal}.matrix(kernel_X_, kernel_inputs(X, h));
 }
 
 Eigen::VectorXd GaussianProcess::mean_from_cross(const Eigen::MatrixXd& V) const {

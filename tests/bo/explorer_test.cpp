@@ -248,3 +248,53 @@ TEST_CASE("explorer: EHVI and the estimated (GPflowOpt) reference mode run the s
       CHECK(a >= 0);
     }
 }
+
+TEST_CASE("explorer: under EHVI the noisy GPs warp their inputs; under HVPoI and for the noiseless epsilon GP not") {
+  bo::ExplorerOptions ehvi_options = small_options();
+  ehvi_options.acquisition = "ehvi";
+  bo::Explorer ehvi(synthetic_space(), ehvi_options, 4), hvpoi(synthetic_space(), small_options(), 4);
+  run(ehvi, 10);
+  run(hvpoi, 10);
+  const std::size_t d = synthetic_space().dimension();
+  CHECK(ehvi.state().at("utility_theta").size() == 3 * d + 2);  // log ℓ, log s², log σ_n², log a, log b
+  CHECK(ehvi.state().at("epsilon_theta").size() == d + 2);
+  CHECK(hvpoi.state().at("utility_theta").size() == d + 2);
+  CHECK(hvpoi.state().at("epsilon_theta").size() == d + 2);
+
+  // A state saved with or without the warp entries restores into either explorer: missing warp
+  // entries are no warp (0), surplus ones are dropped; any other length is refused.
+  bo::Explorer from_plain(synthetic_space(), ehvi_options, 4);
+  from_plain.restore_state(hvpoi.state());
+  const auto widened = from_plain.state().at("utility_theta").get<std::vector<double>>();
+  const auto plain = hvpoi.state().at("utility_theta").get<std::vector<double>>();
+  REQUIRE(widened.size() == 3 * d + 2);
+  CHECK(std::equal(plain.begin(), plain.end(), widened.begin()));
+  CHECK(std::all_of(widened.begin() + static_cast<std::ptrdiff_t>(d + 2), widened.end(),
+                    [](double v) { return v == 0; }));
+  bo::Explorer from_warped(synthetic_space(), small_options(), 4);
+  from_warped.restore_state(ehvi.state());
+  const auto narrowed = from_warped.state().at("utility_theta").get<std::vector<double>>();
+  const auto warped = ehvi.state().at("utility_theta").get<std::vector<double>>();
+  REQUIRE(narrowed.size() == d + 2);
+  CHECK(std::equal(narrowed.begin(), narrowed.end(), warped.begin()));
+  auto bad = ehvi.state();
+  bad["utility_theta"] = std::vector<double>(d + 3, 0.0);
+  CHECK_THROWS_WITH_AS(from_warped.restore_state(bad),
+                       doctest::Contains("utility_theta has 5 entries, this space needs 4 (or 8 with input warping)"),
+                       InputError);
+}
+
+TEST_CASE("explorer: a resumed EHVI explorer (warped utility GP) continues identically") {
+  bo::ExplorerOptions options = small_options();
+  options.acquisition = "ehvi";
+  bo::Explorer uninterrupted(synthetic_space(), options, 12);
+  const auto full = run(uninterrupted, 14);
+  bo::Explorer first(synthetic_space(), options, 12);
+  auto head = run(first, 9);
+  bo::Explorer resumed(synthetic_space(), options, 12);
+  for (const auto& o : first.observations()) resumed.tell(o);
+  resumed.restore_state(first.state());
+  const auto tail = run(resumed, 5);
+  head.insert(head.end(), tail.begin(), tail.end());
+  CHECK(head == full);
+}

@@ -8,6 +8,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/gp/gaussian_process.hpp"
+#include "likelihood_gradient_check.hpp"
 
 using dpareto::gp::GaussianProcess;
 using dpareto::gp::GpOptions;
@@ -137,19 +138,7 @@ TEST_CASE("log-likelihood gradient matches central finite differences") {
       Eigen::VectorXd theta(5);
       for (int i = 0; i < 5; ++i) theta(i) = u(rng);
       theta(4) = std::log(0.01) + u(rng);  // noise well above the nugget floor
-      Eigen::VectorXd grad;
-      gp.log_marginal_likelihood(theta, &grad);
-      REQUIRE(grad.size() == 5);
-      for (int i = 0; i < 5; ++i) {
-        const double h = 1e-5;
-        Eigen::VectorXd plus = theta, minus = theta;
-        plus(i) += h;
-        minus(i) -= h;
-        const double fd =
-            (gp.log_marginal_likelihood(plus, nullptr) - gp.log_marginal_likelihood(minus, nullptr)) / (2 * h);
-        CAPTURE(i);
-        CHECK(grad(i) == doctest::Approx(fd).epsilon(1e-5).scale(1.0));
-      }
+      const Eigen::VectorXd grad = check_likelihood_gradient(gp, theta, 1e-5);
       if (!learn_noise) CHECK(grad(4) == 0.0);  // the noise is fixed at the nugget
     }
   }

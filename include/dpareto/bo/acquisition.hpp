@@ -35,6 +35,10 @@ class Acquisition {
   virtual double upper_bound(const ImprovementRegion& /*region*/, const GpPrediction& /*prediction*/) const {
     return std::numeric_limits<double>::infinity();
   }
+  // True when the value integrates the whole predictive distribution (EHVI), so that it is only as
+  // good as the predictive sd: the explorer then fits the noisy objectives' GPs with input warping
+  // (gp/input_warping.hpp), whose sd follows a function that is flat in places and steep in others.
+  virtual bool rests_on_spread() const { return false; }
 };
 
 }  // namespace dpareto::bo

@@ -24,8 +24,10 @@ class Surrogates {
  public:
   // `restarts`: random restarts of a full fit; `noisy`: learn the noise of the objectives not known
   // exactly (an exact oracle, like the privacy one, gets the nugget only). `exact[d]`, where given
-  // and not empty, computes objective d: no GP is fitted for it.
-  Surrogates(pareto::Objectives objectives, int restarts, bool noisy, std::vector<ExactObjective> exact = {});
+  // and not empty, computes objective d: no GP is fitted for it. `warp_noisy`: the GPs that learn
+  // their noise also learn an input warping (gp/input_warping.hpp).
+  Surrogates(pareto::Objectives objectives, int restarts, bool noisy, std::vector<ExactObjective> exact = {},
+             bool warp_noisy = false);
 
   // Fits every GP on the ok observations (at least 2, else InputError) with `random_restarts`
   // besides the warm start; then `pending` settings join the data at their predicted means,

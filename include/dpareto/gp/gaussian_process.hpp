@@ -1,8 +1,9 @@
 #pragma once
 // GP regression with a Matérn 5/2 ARD kernel (DESIGN.md §3.1). Targets are standardized internally
 // (predictions are returned in the caller's units). Hyperparameters θ = (log ℓ_1..d, log s²,
-// log σ_n²) maximize the log marginal likelihood by NLopt L-BFGS with its analytic gradient, from
-// one warm start (the previous fit) plus `random_restarts` random starts, inside box bounds.
+// log σ_n²), followed with input warping by (log a_1..d, log b_1..d), maximize the log marginal
+// likelihood by NLopt L-BFGS with its analytic gradient, from one warm start (the previous fit)
+// plus `random_restarts` random starts, inside box bounds.
 // The noise is fixed at `nugget` for noiseless oracles (learn_noise = false) or learned.
 #include <Eigen/Dense>
 #include <cmath>
@@ -21,6 +22,11 @@ struct GpOptions {
   double log_lengthscale_low = -4.6, log_lengthscale_high = 2.3;  // ℓ ∈ [0.01, 10] (unit-cube inputs)
   double log_signal_low = -4.6, log_signal_high = 4.6;            // s² ∈ [0.01, 100]
   double log_noise_low = -13.8, log_noise_high = 0.0;             // σ_n² ∈ [1e-6, 1]
+  // Learn a Kumaraswamy warp of each input (gp/input_warping.hpp): θ gains log a_1..d, log b_1..d.
+  bool input_warping = false;
+  // a, b ∈ [e^−0.5, e^0.5] ≈ [0.61, 1.65]: mild warps. Wider boxes (±0.7, ±1, ±1.6) fitted
+  // degenerate warps on SVT (a steep one squeezing half an input into a sliver) and lost hypervolume.
+  double log_warp_low = -0.5, log_warp_high = 0.5;
   int max_jitter_retries = 6;  // Cholesky: jitter 1e-8·mean(diag) × 10^k, k = 0..retries−1
   // Receives one line per Cholesky retry (default: std::cerr).
   std::function<void(const std::string&)> log;
@@ -57,17 +63,17 @@ class GaussianProcess {
   // non-null; for the current data. Exposed for tests (finite differences) and diagnostics.
   double log_marginal_likelihood(const Eigen::VectorXd& theta, Eigen::VectorXd* gradient) const;
 
-  // Current θ = (log ℓ_1..d, log s², log σ_n²) in standardized units. With learn_noise = false the
-  // last entry always reads log(nugget) (set_theta overwrites it). set_theta refactorizes when the
-  // GP holds data.
+  // θ's length for d-dimensional inputs: d + 2, or 3d + 2 with input warping.
+  Eigen::Index theta_size(Eigen::Index d) const { return options_.input_warping ? 3 * d + 2 : d + 2; }
+  // Current θ = (log ℓ_1..d, log s², log σ_n²[, log a_1..d, log b_1..d]) in standardized units. With learn_noise =
+  // false the entry log σ_n² always reads log(nugget) (set_theta overwrites it). set_theta refactorizes when the GP
+  // holds data.
   const Eigen::VectorXd& theta() const { return theta_; }
   void set_theta(const Eigen::VectorXd& theta);
   const GpOptions& options() const { return options_; }
   // The noise variance σ_n² (learned, or the nugget) in the caller's units: what a new measurement
   // adds to predict()'s latent variance (0 before the first fit).
-  double noise_variance() const {
-    return theta_.size() ? std::exp(theta_(theta_.size() - 1)) * y_scale_ * y_scale_ : 0.0;
-  }
+  double noise_variance() const { return theta_.size() ? std::exp(theta_(noise_index())) * y_scale_ * y_scale_ : 0.0; }
   // Random restarts of the next fit() (the explorer does full refits only every few asks).
   void set_random_restarts(int restarts) { options_.random_restarts = restarts; }
   const Eigen::MatrixXd& inputs() const { return X_; }
@@ -75,10 +81,15 @@ class GaussianProcess {
 
  private:
   void factorize();
+  // θ's entry log σ_n² (d + 1, whichever length θ has).
+  Eigen::Index noise_index() const {
+    return (options_.input_warping ? (theta_.size() - 2) / 3 : theta_.size() - 2) + 1;
+  }
 
   GpOptions options_;
   Eigen::MatrixXd X_;
-  Eigen::VectorXd y_;  // caller units
+  Eigen::MatrixXd kernel_X_;  // X_ as the kernel sees it (warped with input warping)
+  Eigen::VectorXd y_;         // caller units
   double y_mean_ = 0, y_scale_ = 1;
   Eigen::VectorXd theta_;
   // Factorized once at construction (of nothing) so that its status is defined: Eigen leaves it
