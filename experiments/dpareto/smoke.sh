@@ -78,6 +78,11 @@ grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/known/known_epsilon.md" 
 awk -F, 'NR > 1 && $3 == "ok" && !($9 <= 10) { bad++ } END { exit bad > 0 }' \
   "$scratch/known/adult-logreg-sgd/known/dpareto-s1/evaluations.csv" || fail "a known-ε run went beyond the reference"
 
+OUT="$scratch/ehvi" bash "$here/ehvi.sh" > /dev/null
+need "$scratch"/ehvi/ehvi.md "$scratch"/ehvi/adult-logreg-sgd/{ehvi-linear.txt,ehvi-log.txt,ehvi_hv.png}
+grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/ehvi/ehvi.md" || fail "ehvi.md: no Welch row"
+grep -q '"acquisition": "ehvi"' "$scratch/ehvi/adult-logreg-sgd/ehvi/dpareto-s1/summary.json" || fail "the EHVI arm did not run EHVI"
+
 OUT="$scratch/epochs" bash "$here/every_epoch.sh" > /dev/null
 need "$scratch"/epochs/every_epoch.md "$scratch"/epochs/adult-logreg-sgd/{every_epoch-time.txt,every_epoch-time-log.txt,every_epoch-linear.txt,every_epoch_hv.png}
 grep -q '^| adult-logreg-sgd | 2 + 2 | ' "$scratch/epochs/every_epoch.md" || fail "every_epoch.md: no row"
