@@ -157,3 +157,34 @@ compare_arms() {
   "$dpareto" plot hv "${runs_a[@]}" "${runs_b[@]}" --max-evaluations "$budget" --zoom --out "$dir/${title}_hv.png" > /dev/null
 }
 welch_line() { grep -i '^welch' "$1" | head -1 || true; }
+
+# compare_arms for every model in array `models`, and their table OUT/TITLE.md: one row per model,
+# one column per ε AXIS with DIFFERENCE's Welch line ("EHVI minus HVPoI"); WHAT says in the
+# progress line what the arms are.
+# compare_arms_table TITLE NAME_A NAME_B DIFFERENCE WHAT AXIS...
+compare_arms_table() {
+  local title="$1" a="$2" b="$3" difference="$4" what="$5"
+  shift 5
+  local table="$out_root/$title.md" header="| model | runs |" rule="|---|---|" m dir axis welch row files
+  for axis in "$@"; do
+    header+=" $difference, HV at $budget evaluations ($axis ε axis): Welch (95% CI), p |"
+    rule+="---|"
+  done
+  mkdir -p "$out_root"
+  printf '%s\n%s\n' "$header" "$rule" > "$table.tmp"
+  for m in "${models[@]}"; do
+    dir="$out_root/$m"
+    echo "$m: $what, $seeds seed(s) of $budget evaluations each"
+    compare_arms "$m" "$dir" "$title" "$a" "$b" "$@"
+    row="| $m | $seeds + $seeds |" files=""
+    for axis in "$@"; do
+      welch="$(welch_line "$dir/$title-$axis.txt")"
+      row+=" ${welch:-(one seed each: see $title-$axis.txt)} |"
+      files+=" $dir/$title-$axis.txt"
+    done
+    echo "$row" >> "$table.tmp"
+    echo "  wrote$files, $dir/${title}_hv.png"
+  done
+  mv "$table.tmp" "$table"
+  echo "wrote $table"
+}

@@ -12,20 +12,5 @@
 source "$(dirname "$0")/common.sh"
 adult_models_from "$@"
 
-mkdir -p "$out_root"
-table="$out_root/ehvi.md"
-{
-  echo "| model | runs | EHVI minus HVPoI, HV at $budget evaluations (linear ε axis): Welch (95% CI), p | the same on the log ε axis |"
-  echo "|---|---|---|---|"
-} > "$table.tmp"
-for m in "${models[@]}"; do
-  dir="$out_root/$m"
-  echo "$m: DPareto with EHVI and with HVPoI, $seeds seed(s) of $budget evaluations each"
-  arm_a_flags=(--acquisition ehvi) arm_b_flags=()
-  compare_arms "$m" "$dir" ehvi ehvi hvpoi linear log
-  linear="$(welch_line "$dir/ehvi-linear.txt")" log="$(welch_line "$dir/ehvi-log.txt")"
-  echo "| $m | $seeds + $seeds | ${linear:-(one seed each: see ehvi-linear.txt)} | ${log:-(see ehvi-log.txt)} |" >> "$table.tmp"
-  echo "  wrote $dir/ehvi-{linear,log}.txt, $dir/ehvi_hv.png"
-done
-mv "$table.tmp" "$table"
-echo "wrote $table"
+arm_a_flags=(--acquisition ehvi) arm_b_flags=()
+compare_arms_table ehvi ehvi hvpoi "EHVI minus HVPoI" "DPareto with EHVI and with HVPoI" linear log

@@ -12,20 +12,6 @@
 source "$(dirname "$0")/common.sh"
 adult_models_from "$@"
 
-mkdir -p "$out_root"
-table="$out_root/epsilon_input.md"
-{
-  echo "| model | runs | calibrated minus parameter, HV at $budget evaluations: Welch over the seeds (95% CI), p |"
-  echo "|---|---|---|"
-} > "$table.tmp"
-for m in "${models[@]}"; do
-  dir="$out_root/$m"
-  echo "$m: DPareto over the noise multiplier and over the target ε, $seeds seed(s) of $budget evaluations each"
-  arm_a_flags=(--set noise=calibrated) arm_b_flags=()
-  compare_arms "$m" "$dir" epsilon_input calibrated parameter linear
-  welch="$(welch_line "$dir/epsilon_input-linear.txt")"
-  echo "| $m | $seeds + $seeds | ${welch:-(one seed each: see epsilon_input-linear.txt)} |" >> "$table.tmp"
-  echo "  wrote $dir/epsilon_input-linear.txt, $dir/epsilon_input_hv.png"
-done
-mv "$table.tmp" "$table"
-echo "wrote $table"
+arm_a_flags=(--set noise=calibrated) arm_b_flags=()
+compare_arms_table epsilon_input calibrated parameter "calibrated minus parameter" \
+  "DPareto over the noise multiplier and over the target ε" linear

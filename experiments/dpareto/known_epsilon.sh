@@ -14,20 +14,6 @@ source "$(dirname "$0")/common.sh"
 adult_models_from "$@"
 problem_flags+=(--set accountant=rdp)
 
-mkdir -p "$out_root"
-table="$out_root/known_epsilon.md"
-{
-  echo "| model | runs | known minus modelled ε, HV at $budget evaluations (linear ε axis): Welch (95% CI), p | the same on the log ε axis |"
-  echo "|---|---|---|---|"
-} > "$table.tmp"
-for m in "${models[@]}"; do
-  dir="$out_root/$m"
-  echo "$m: DPareto with ε known and with ε modelled, $seeds seed(s) of $budget evaluations each"
-  arm_a_flags=(--known-epsilon) arm_b_flags=()
-  compare_arms "$m" "$dir" known_epsilon known modelled linear log
-  linear="$(welch_line "$dir/known_epsilon-linear.txt")" log="$(welch_line "$dir/known_epsilon-log.txt")"
-  echo "| $m | $seeds + $seeds | ${linear:-(one seed each: see known_epsilon-linear.txt)} | ${log:-(see known_epsilon-log.txt)} |" >> "$table.tmp"
-  echo "  wrote $dir/known_epsilon-{linear,log}.txt, $dir/known_epsilon_hv.png"
-done
-mv "$table.tmp" "$table"
-echo "wrote $table"
+arm_a_flags=(--known-epsilon) arm_b_flags=()
+compare_arms_table known_epsilon known modelled "known minus modelled ε" \
+  "DPareto with ε known and with ε modelled" linear log
