@@ -5,13 +5,17 @@
 // saw them (R = 50: optimistic) and with their robust utilities (explore/robust_front.hpp: the
 // utility GP's posterior median at each point, fitted afterwards as `dpareto pick` and `explore` do).
 //
+// First the ceilings: the grid front's own points re-scored, and the best k of them per budget.
 // Then where the loss is (issue 13 item 4): per half-decade of ε, the exact front's hypervolume in
 // that slice, each method's mean re-scored hypervolume there minus it, and how many of its BO
 // proposals (after the initial points) fell there, over all seeds.
 //
 // usage: bench_svt_sample_efficiency [seeds=10] [budgets=64,256] [methods=dpareto,random]
 // methods: dpareto (the DPareto loop with HVPoI), ehvi (the same loop with EHVI), known and
-// known-ehvi (those loops with ε computed exactly inside the acquisition, --known-epsilon), random.
+// known-ehvi (those loops with ε computed exactly inside the acquisition, --known-epsilon), random,
+// noiseless (the DPareto loop told R = 2000 scores instead of R = 50 ones: what is left of the loss
+// without observation noise is the surrogate's and the acquisition's); any of them with the suffix
+// -unspaced runs with min_spacing 0 (bo/explorer_options.hpp), as the loop did before 2026-11-28.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -89,6 +93,28 @@ std::vector<double> hypervolume_by_slice(const std::vector<pareto::Point>& objec
     }
   }
   return area;
+}
+
+// The largest hypervolume any k of the given points reach (2-D hypervolume subset selection by
+// dynamic programming over the front sorted by ε, O(k n²)): what a chooser that knew every score
+// could get with k evaluations. best[i]: the most area right of point i with i chosen and at most
+// m more chosen after it; a point's own strip runs from it to the next chosen point (or the reference).
+double best_subset_hypervolume(const std::vector<pareto::Point>& objectives, int k) {
+  const auto axis = log_axis();
+  const pareto::Point reference = axis.map(kReference);
+  std::vector<pareto::Point> front;
+  for (const auto i : pareto::non_dominated_indices(objectives)) front.push_back(axis.map(objectives[i]));
+  std::sort(front.begin(), front.end());
+  const std::size_t n = front.size();
+  std::vector<double> best(n), previous(n);
+  for (std::size_t i = 0; i < n; ++i) best[i] = (reference[0] - front[i][0]) * (reference[1] - front[i][1]);
+  for (int m = 1; m < k; ++m) {
+    previous = best;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        best[i] = std::max(best[i], (front[j][0] - front[i][0]) * (reference[1] - front[i][1]) + previous[j]);
+  }
+  return n == 0 ? 0.0 : *std::max_element(best.begin(), best.end());
 }
 
 template <typename F>
@@ -172,6 +198,14 @@ int main(int argc, char** argv) {
       again.push_back({grid[i][0], 1 - rescorer.utility(grid_setting(i), derive_seed(seed, i)).utility});
     std::printf("  its %zu front points re-scored (seed %llu): %.2f%% of it\n", front.size(),
                 static_cast<unsigned long long>(seed), 100 * hypervolume(again) / exact_hv);
+    if (seed != 99) continue;
+    // The ceiling at each budget: the best k of those re-scored points, for k = the budget and the
+    // budget less the 16 initial points (which a chooser spends before any model exists).
+    std::printf("  the best k of them (seed 99), the most k evaluations can re-score to:");
+    for (const int b : budgets)
+      for (const int k : {b - 16, b})
+        if (k > 0) std::printf(" k = %d: %.2f%%", k, 100 * best_subset_hypervolume(again, k) / exact_hv);
+    std::printf("\n");
   }
 
   // ratio[method][budget] per seed; as seen (R = 50) and robust likewise
@@ -187,9 +221,15 @@ int main(int argc, char** argv) {
     start = std::chrono::steady_clock::now();
     parallel_for(seeds, [&](int s) {
       bo::ExplorerOptions options;
-      options.method = method == "random" ? bo::Method::random : bo::Method::dpareto;
-      if (method == "ehvi" || method == "known-ehvi") options.acquisition = "ehvi";
-      options.known_epsilon = method.rfind("known", 0) == 0;
+      const std::string unspaced_suffix = "-unspaced";
+      const bool unspaced =
+          method.size() > unspaced_suffix.size() &&
+          method.compare(method.size() - unspaced_suffix.size(), unspaced_suffix.size(), unspaced_suffix) == 0;
+      const std::string loop = unspaced ? method.substr(0, method.size() - unspaced_suffix.size()) : method;
+      options.method = loop == "random" ? bo::Method::random : bo::Method::dpareto;
+      if (loop == "ehvi" || loop == "known-ehvi") options.acquisition = "ehvi";
+      options.known_epsilon = loop.rfind("known", 0) == 0;
+      if (unspaced) options.min_spacing = 0;
       options.initial_points = 16;
       options.objectives.set_reference(kReference);
       options.axis = log_axis();
@@ -199,7 +239,7 @@ int main(int argc, char** argv) {
       std::vector<problems::Evaluation> seen;
       for (int n = 1; n <= max_budget; ++n) {
         const auto suggestion = explorer->ask();
-        const auto e = oracle.evaluate(suggestion->params, derive_seed(1000 + s, n));
+        const auto e = (loop == "noiseless" ? rescorer : oracle).evaluate(suggestion->params, derive_seed(1000 + s, n));
         explorer->tell({suggestion->params, e.ok, {e.epsilon, e.utility}});
         chosen.push_back(suggestion->params);
         seen.push_back(e);

@@ -139,9 +139,10 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
   maximize_options.skip_at_or_below = 0.0;  // zero acquisition: flat there, nothing to refine
   const auto candidates = maximize(function, space(), rng, maximize_options).ranked();
   timings_.acquisition += seconds_since(started);
+  const double spacing = std::max(options_.min_spacing, 1e-9);
   for (const auto& c : candidates) {
     auto params = space().from_unit(c.x);
-    if (!seen(params, pending) && within_reference(params)) return Suggestion{params, "bo"};
+    if (!seen(params, pending, spacing) && within_reference(params)) return Suggestion{params, "bo"};
   }
   return Suggestion{random_candidate(pending, rng, false), "bo"};
 }

@@ -44,6 +44,9 @@ void check_options(const space::Space& space, const ExplorerOptions& options) {
   if (options.dense_candidates < 1 || options.dense_candidates > kMaxDenseCandidates)
     throw InputError("--candidates " + std::to_string(options.dense_candidates) + ": must be in [1, " +
                      std::to_string(kMaxDenseCandidates) + "] (the acquisition's dense stage holds them all)");
+  if (!(options.min_spacing >= 0 && options.min_spacing < 1))
+    throw InputError("explorer: min_spacing " + format_number(options.min_spacing) +
+                     " must be in [0, 1) (a distance on the unit cube)");
 }
 
 }  // namespace dpareto::bo

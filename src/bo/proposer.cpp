@@ -47,12 +47,12 @@ int Proposer::evaluation_count() const {
       std::count_if(observations_.begin(), observations_.end(), [](const Observation& o) { return !o.intermediate; }));
 }
 
-bool Proposer::seen(const space::Params& p, const std::vector<space::Params>& pending) const {
+bool Proposer::seen(const space::Params& p, const std::vector<space::Params>& pending, double within) const {
   const auto u = space_.to_unit(p);
   auto same = [&](const space::Params& q) {
     const auto v = space_.to_unit(q);
     for (std::size_t i = 0; i < u.size(); ++i)
-      if (std::abs(u[i] - v[i]) > 1e-9) return false;
+      if (std::abs(u[i] - v[i]) > within) return false;
     return true;
   };
   return std::any_of(observations_.begin(), observations_.end(),

@@ -8,6 +8,7 @@
 #include "dpareto/bo/grid_search.hpp"
 #include "dpareto/bo/make_proposer.hpp"
 #include "dpareto/core/error.hpp"
+#include "dpareto/problems/svt_problem.hpp"
 
 using namespace dpareto;
 
@@ -216,6 +217,56 @@ TEST_CASE("grid search walks the grid lazily, in order, and resumes past what it
   CHECK_THROWS_AS(bo::GridSearch(synthetic_space(), space::Space::kMaxGridPoints + 1, 1), InputError);
 }
 
+namespace {
+
+// The closest pair among the BO proposals (after the initial points) and every earlier setting,
+// in max norm on the unit cube.
+double closest_bo_spacing(const space::Space& space, const std::vector<space::Params>& asked, int initial) {
+  double closest = 1;
+  for (std::size_t i = static_cast<std::size_t>(initial); i < asked.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto a = space.to_unit(asked[i]), b = space.to_unit(asked[j]);
+      double distance = 0;
+      for (std::size_t k = 0; k < a.size(); ++k) distance = std::max(distance, std::abs(a[k] - b[k]));
+      closest = std::min(closest, distance);
+    }
+  return closest;
+}
+
+}  // namespace
+
+TEST_CASE("explorer: no BO proposal within min_spacing of an earlier setting; without it, near-copies") {
+  // SVT scored precisely (R = 2000): HVPoI refines pockets of the steep part of the front with
+  // settings a few thousandths apart on the unit cube, unless told to keep its distance.
+  const problems::SvtProblem svt({100, 10, 2000});
+  const auto closest = [&](double min_spacing, std::uint64_t seed) {
+    bo::ExplorerOptions options;
+    options.objectives.set_reference({1000, 1});
+    options.axis.kind = pareto::EpsilonAxis::Kind::log10;
+    options.axis.floor = 1e-2;
+    options.min_spacing = min_spacing;
+    bo::Explorer explorer(svt.space(), options, seed);
+    std::vector<space::Params> asked;
+    for (int n = 0; n < 64; ++n) {
+      const auto s = explorer.ask();
+      REQUIRE(s);
+      const auto e = svt.evaluate(s->params, derive_seed(seed, n));
+      explorer.tell({s->params, e.ok, {e.epsilon, e.utility}});
+      asked.push_back(s->params);
+    }
+    return closest_bo_spacing(svt.space(), asked, options.initial_points);
+  };
+  double unspaced = 1;
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    unspaced = std::min(unspaced, closest(0, seed));
+    const double spaced = closest(0.005, seed);
+    MESSAGE("seed " << seed << ": closest BO proposal to an earlier setting, spaced " << spaced);
+    CHECK(spaced >= 0.005);
+  }
+  MESSAGE("unspaced, over the seeds: " << unspaced);
+  CHECK(unspaced < 0.005);
+}
+
 TEST_CASE("explorer: bad configurations are refused with InputError") {
   auto options = small_options();
   options.objectives.set_reference({0, 1});
@@ -226,6 +277,11 @@ TEST_CASE("explorer: bad configurations are refused with InputError") {
   options = small_options();
   options.initial_points = 0;
   CHECK_THROWS_AS(bo::Explorer(synthetic_space(), options, 1), InputError);
+  for (const double spacing : {-0.1, 1.0, std::nan("")}) {
+    options = small_options();
+    options.min_spacing = spacing;
+    CHECK_THROWS_WITH_AS(bo::Explorer(synthetic_space(), options, 1), doctest::Contains("min_spacing"), InputError);
+  }
   options = small_options();
   options.acquisition = "pi";
   CHECK_THROWS_WITH_AS(bo::Explorer(synthetic_space(), options, 1), doctest::Contains("unknown acquisition 'pi'"),

@@ -34,13 +34,17 @@ struct ExplorerOptions {
   int gp_restarts = 4;          // random restarts besides the warm start, at full refits
   int full_refit_every = 8;     // BO asks between full refits; others warm-start only
   bool utility_noisy = true;    // learn the noise of the GPs of objectives not known exactly (privacy GP: nugget)
+  // No BO proposal within this distance (max norm on the unit cube) of an evaluated or pending
+  // setting: HVPoI, fed precise utilities, otherwise keeps refining pockets of a steep front with
+  // near-copies of what it has (README, "where the SVT loss is"). 0: any distinct setting.
+  double min_spacing = 0.005;
   // ε computed exactly by the problem's privacy oracle inside the acquisition, without a GP, and no
   // setting beyond the ε reference proposed (issue 18 item 1; explorer.hpp).
   bool known_epsilon = false;
 };
 
 // InputError for an empty space, k0 < 1 (DPareto loop), a reference not strictly worse than the
-// ideal point on the axis, or no dense candidates. Every method checks the same options.
+// ideal point on the axis, no dense candidates, or a min_spacing outside [0, 1). Every method checks the same options.
 void check_options(const space::Space& space, const ExplorerOptions& options);
 
 }  // namespace dpareto::bo

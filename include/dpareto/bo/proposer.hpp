@@ -58,8 +58,9 @@ class Proposer {
 
  protected:
   virtual std::optional<Suggestion> propose(const std::vector<space::Params>& pending, Rng& rng) = 0;
-  // The setting is already evaluated or pending (same unit-cube point within 1e-9).
-  bool seen(const space::Params& p, const std::vector<space::Params>& pending) const;
+  // The setting is already evaluated or pending: an evaluated or pending unit-cube point lies
+  // within `within` of it (max norm; the default: the same point up to round-off).
+  bool seen(const space::Params& p, const std::vector<space::Params>& pending, double within = 1e-9) const;
   // A random setting not yet seen (uniform, or from the space's priors).
   space::Params random_unseen(const std::vector<space::Params>& pending, Rng& rng, bool from_prior) const;
   int ok_count() const;
