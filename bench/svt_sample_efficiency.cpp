@@ -10,12 +10,13 @@
 // that slice, each method's mean re-scored hypervolume there minus it, and how many of its BO
 // proposals (after the initial points) fell there, over all seeds.
 //
-// usage: bench_svt_sample_efficiency [seeds=10] [budgets=64,256] [methods=dpareto,random]
+// usage: bench_svt_sample_efficiency [seeds=10] [budgets=64,256] [methods=dpareto,random] [initial=16]
 // methods: dpareto (the DPareto loop with HVPoI), ehvi (the same loop with EHVI), known and
 // known-ehvi (those loops with ε computed exactly inside the acquisition, --known-epsilon), random,
 // noiseless (the DPareto loop told R = 2000 scores instead of R = 50 ones: what is left of the loss
 // without observation noise is the surrogate's and the acquisition's); any of them with the suffix
 // -unspaced runs with min_spacing 0 (bo/explorer_options.hpp), as the loop did before 2026-11-28.
+// initial: the points of the initial design (before any model), for every method.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -172,6 +173,7 @@ int main(int argc, char** argv) {
     std::stringstream ss(argc > 3 ? argv[3] : "dpareto,random");
     for (std::string m; std::getline(ss, m, ',');) methods.push_back(m);
   }
+  const int initial_points = argc > 4 ? std::stoi(argv[4]) : 16;
   const int max_budget = *std::max_element(budgets.begin(), budgets.end());
   const problems::SvtProblem rescorer({100, 10, kRescoreRepeats});
   const problems::SvtProblem oracle;  // R = 50, as the explorer sees it
@@ -200,10 +202,10 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(seed), 100 * hypervolume(again) / exact_hv);
     if (seed != 99) continue;
     // The ceiling at each budget: the best k of those re-scored points, for k = the budget and the
-    // budget less the 16 initial points (which a chooser spends before any model exists).
+    // budget less the initial points (which a chooser spends before any model exists).
     std::printf("  the best k of them (seed 99), the most k evaluations can re-score to:");
     for (const int b : budgets)
-      for (const int k : {b - 16, b})
+      for (const int k : {b - initial_points, b})
         if (k > 0) std::printf(" k = %d: %.2f%%", k, 100 * best_subset_hypervolume(again, k) / exact_hv);
     std::printf("\n");
   }
@@ -230,7 +232,7 @@ int main(int argc, char** argv) {
       if (loop == "ehvi" || loop == "known-ehvi") options.acquisition = "ehvi";
       options.known_epsilon = loop.rfind("known", 0) == 0;
       if (unspaced) options.min_spacing = 0;
-      options.initial_points = 16;
+      options.initial_points = initial_points;
       options.objectives.set_reference(kReference);
       options.axis = log_axis();
       const auto explorer = bo::make_proposer(oracle.space(), options, static_cast<std::uint64_t>(s + 1),
