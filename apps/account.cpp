@@ -315,7 +315,9 @@ int run_account(int argc, char** argv) {
       argc, argv);
 }
 
-CommandRegistration reg("account", "privacy accounting: DP-SGD epsilon, Gaussian sigma, tuning epsilon", run_account);
+CommandRegistration account_registration("account",
+                                         "privacy accounting: DP-SGD epsilon, Gaussian sigma, tuning epsilon",
+                                         run_account);
 
 }  // namespace
 }  // namespace dpareto::apps

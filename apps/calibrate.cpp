@@ -154,7 +154,8 @@ int run_calibrate(int argc, char** argv) {
       argc, argv);
 }
 
-CommandRegistration reg("calibrate", "noise multiplier or number of steps for a target (eps, delta)", run_calibrate);
+CommandRegistration calibrate_registration("calibrate", "noise multiplier or number of steps for a target (eps, delta)",
+                                           run_calibrate);
 
 }  // namespace
 }  // namespace dpareto::apps

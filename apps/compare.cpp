@@ -144,8 +144,9 @@ int run_compare(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("compare", "two sets of runs by hypervolume: mean difference, CI, t test",
-                                       run_compare);
+const CommandRegistration compare_registration("compare",
+                                               "two sets of runs by hypervolume: mean difference, CI, t test",
+                                               run_compare);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -50,8 +50,8 @@ int run_evaluate(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("evaluate", "evaluate a problem's privacy and utility at one setting",
-                                       run_evaluate);
+const CommandRegistration evaluate_registration("evaluate", "evaluate a problem's privacy and utility at one setting",
+                                                run_evaluate);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -193,7 +193,7 @@ int run_exact(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("exact", "evaluate a problem on a fine grid: the exact front", run_exact);
+const CommandRegistration exact_registration("exact", "evaluate a problem on a fine grid: the exact front", run_exact);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -483,7 +483,8 @@ int run_explore(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("explore", "learn the privacy-utility Pareto front of a problem", run_explore);
+const CommandRegistration explore_registration("explore", "learn the privacy-utility Pareto front of a problem",
+                                               run_explore);
 
 }  // namespace
 }  // namespace dpareto::apps

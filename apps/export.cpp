@@ -33,8 +33,8 @@ int run_export(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("export", "write a study's evaluations.csv, front.csv and summary.json",
-                                       run_export);
+const CommandRegistration export_registration("export", "write a study's evaluations.csv, front.csv and summary.json",
+                                              run_export);
 
 }  // namespace
 }  // namespace dpareto::apps

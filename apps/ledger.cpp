@@ -108,7 +108,8 @@ int run_ledger(int argc, char** argv) {
                           argc, argv);
 }
 
-const CommandRegistration reg("ledger", "the privacy ledger of a dataset: every tune on it, composed", run_ledger);
+const CommandRegistration ledger_registration("ledger", "the privacy ledger of a dataset: every tune on it, composed",
+                                              run_ledger);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -308,8 +308,8 @@ int run_pick(int argc, char** argv) {
   return outside_interval ? 1 : 0;
 }
 
-const CommandRegistration registration("pick", "choose an operating point (observed front or surrogate model)",
-                                       run_pick);
+const CommandRegistration pick_registration("pick", "choose an operating point (observed front or surrogate model)",
+                                            run_pick);
 
 }  // namespace
 }  // namespace dpareto::apps

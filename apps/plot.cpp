@@ -106,7 +106,8 @@ int run_plot(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("plot", "draw a figure of run directories (PNG/SVG/PDF via gnuplot)", run_plot);
+const CommandRegistration plot_registration("plot", "draw a figure of run directories (PNG/SVG/PDF via gnuplot)",
+                                            run_plot);
 
 }  // namespace
 }  // namespace dpareto::apps

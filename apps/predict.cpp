@@ -110,7 +110,8 @@ int run_predict(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("predict", "accuracy and per-example predictions of a model.bin", run_predict);
+const CommandRegistration predict_registration("predict", "accuracy and per-example predictions of a model.bin",
+                                               run_predict);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -32,7 +32,8 @@ int run_problems(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("problems", "list the built-in problems and their parameters", run_problems);
+const CommandRegistration problems_list_registration("problems", "list the built-in problems and their parameters",
+                                                     run_problems);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -54,7 +54,7 @@ int run_report(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("report", "all figures of run directories plus report.md", run_report);
+const CommandRegistration report_registration("report", "all figures of run directories plus report.md", run_report);
 
 }  // namespace
 }  // namespace dpareto::apps

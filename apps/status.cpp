@@ -139,8 +139,8 @@ int run_status(int argc, char** argv) {
   }
 }
 
-const CommandRegistration registration("status", "how a study stands: evaluations, workers, hypervolume, ETA",
-                                       run_status);
+const CommandRegistration status_registration("status", "how a study stands: evaluations, workers, hypervolume, ETA",
+                                              run_status);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -67,8 +67,9 @@ int run_study(int argc, char** argv) {
       argc, argv);
 }
 
-const CommandRegistration registration("study", "copy a study between SQLite and PostgreSQL, or upgrade its format",
-                                       run_study);
+const CommandRegistration study_registration("study",
+                                             "copy a study between SQLite and PostgreSQL, or upgrade its format",
+                                             run_study);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -129,9 +129,8 @@ int run_tune(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration reg("tune",
-                              "private hyperparameter tuning and retraining with one (epsilon, delta) certificate",
-                              run_tune);
+const CommandRegistration tune_registration(
+    "tune", "private hyperparameter tuning and retraining with one (epsilon, delta) certificate", run_tune);
 
 }  // namespace
 }  // namespace dpareto::apps

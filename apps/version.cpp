@@ -17,7 +17,7 @@ int run_version(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("version", "print the version of dpareto", run_version);
+const CommandRegistration version_registration("version", "print the version of dpareto", run_version);
 
 }  // namespace
 }  // namespace dpareto::apps

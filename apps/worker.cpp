@@ -105,8 +105,9 @@ int run_worker(int argc, char** argv) {
   return 0;
 }
 
-const CommandRegistration registration("worker", "join a study (PostgreSQL or SQLite) and evaluate its proposals",
-                                       run_worker);
+const CommandRegistration worker_registration("worker",
+                                              "join a study (PostgreSQL or SQLite) and evaluate its proposals",
+                                              run_worker);
 
 }  // namespace
 }  // namespace dpareto::apps

@@ -10,8 +10,6 @@
 namespace dpareto::bo {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 double sigmoid(double z) {
   return pareto::inverse(pareto::Transform::logit, z);
 }

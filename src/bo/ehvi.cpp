@@ -28,7 +28,7 @@ class Ehvi : public Acquisition {
   }
 };
 
-const AcquisitionRegistration registration("ehvi", [] { return std::make_unique<Ehvi>(); });
+const AcquisitionRegistration ehvi_registration("ehvi", [] { return std::make_unique<Ehvi>(); });
 
 }  // namespace
 

@@ -10,15 +10,10 @@
 #include "dpareto/core/seconds_since.hpp"
 #include "dpareto/pareto/boxes.hpp"
 #include "dpareto/pareto/dominance.hpp"
+#include "point_vectors.hpp"
 
 namespace dpareto::bo {
-namespace {
-
-Eigen::VectorXd to_vector(const std::vector<double>& v) {
-  return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed, EpsilonOracle epsilon)
     : Proposer(std::move(space), seed),

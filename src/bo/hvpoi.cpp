@@ -9,8 +9,6 @@
 namespace dpareto::bo {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // Φ((t − μ)/s), with Φ(−inf) = 0 and Φ(+inf) = 1; a point mass (s = 0, an objective computed
 // exactly) is P(μ ≤ t).
 double cdf_at(double t, double mean, double sd) {
@@ -34,7 +32,7 @@ class HvPoI : public Acquisition {
   }
 };
 
-const AcquisitionRegistration registration("hvpoi", [] { return std::make_unique<HvPoI>(); });
+const AcquisitionRegistration hvpoi_registration("hvpoi", [] { return std::make_unique<HvPoI>(); });
 
 }  // namespace
 

@@ -6,14 +6,10 @@
 #include <nlopt.hpp>
 #include <numeric>
 
+#include "point_vectors.hpp"
+
 namespace dpareto::bo {
 namespace {
-
-std::vector<double> row_of(const Eigen::MatrixXd& X, Eigen::Index i) {
-  std::vector<double> x(static_cast<std::size_t>(X.cols()));
-  for (Eigen::Index j = 0; j < X.cols(); ++j) x[static_cast<std::size_t>(j)] = X(i, j);
-  return x;
-}
 
 // NLopt local refinement from `start` inside the unit cube; the point and value it ended at.
 UnitPoint refine(UnitFunction& function, const UnitPoint& start, const MaximizeOptions& options) {

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "dpareto/core/error.hpp"
+#include "point_vectors.hpp"
 
 namespace dpareto::bo {
 namespace {
@@ -19,17 +20,6 @@ gp::GpOptions surrogate_options(bool learn_noise, int restarts, bool warp) {
   o.random_restarts = restarts;
   o.input_warping = learn_noise && warp;
   return o;
-}
-
-Eigen::VectorXd to_vector(const std::vector<double>& v) {
-  return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
-}
-
-// Row `row` of X as a unit-cube point.
-std::vector<double> row_of(const Eigen::MatrixXd& X, Eigen::Index row) {
-  std::vector<double> v(static_cast<std::size_t>(X.cols()));
-  for (Eigen::Index c = 0; c < X.cols(); ++c) v[static_cast<std::size_t>(c)] = X(row, c);
-  return v;
 }
 
 }  // namespace

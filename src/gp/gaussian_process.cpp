@@ -13,12 +13,12 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/gp/input_warping.hpp"
+#include "dpareto/gp/matern52.hpp"
 
 namespace dpareto::gp {
 
 namespace {
 
-constexpr double kSqrt5 = 2.2360679774997896964;
 constexpr double kLog2Pi = 1.8378770664093454836;
 // L-BFGS budget per start: the likelihood surface is smooth and low-dimensional, and more
 // evaluations rarely move the optimum by more than the tolerance below.

@@ -9,8 +9,6 @@ namespace dpareto::gp {
 
 namespace {
 
-constexpr double kSqrt5 = 2.2360679774997896964;
-
 // s² (1 + √5 r + 5r²/3) exp(−√5 r) from r².
 double matern(double r2, double s2) {
   const double r = std::sqrt(r2);

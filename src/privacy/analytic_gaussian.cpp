@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "argument_checks.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "log_math.hpp"
@@ -12,15 +13,6 @@
 namespace dpareto::privacy {
 
 namespace {
-
-void check_positive(double value, const char* name) {
-  if (!(value > 0) || !std::isfinite(value))
-    throw InputError(std::string(name) + " = " + format_number(value) + " must be a finite number > 0");
-}
-
-void check_delta(double delta) {
-  if (!(delta > 0 && delta < 1)) throw InputError("delta = " + format_number(delta) + " must be in (0, 1)");
-}
 
 // Mills-type ratio R(x) = Φ(x)/φ(x) for x < 0: direct for x > −5, else the continued fraction
 // Φ(−t)/φ(t) = 1/(t + 1/(t + 2/(t + 3/(t + ...)))), evaluated bottom-up.
@@ -41,8 +33,8 @@ bool tight(double a, double b) {
 
 double analytic_gaussian_delta(double epsilon, double sigma, double sensitivity) {
   if (!(epsilon >= 0)) throw InputError("epsilon = " + format_number(epsilon) + " must be >= 0");
-  check_positive(sigma, "sigma");
-  check_positive(sensitivity, "sensitivity");
+  detail::check_positive_finite(sigma, "sigma");
+  detail::check_positive_finite(sensitivity, "sensitivity");
   if (std::isinf(epsilon)) return 0;
   // Balle & Wang 2018, Thm 8: δ = Φ(a) − e^ε Φ(b), a = Δ/(2σ) − εσ/Δ, b = −Δ/(2σ) − εσ/Δ.
   const double a = sensitivity / (2 * sigma) - epsilon * sigma / sensitivity;
@@ -61,8 +53,8 @@ double analytic_gaussian_delta(double epsilon, double sigma, double sensitivity)
 double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity) {
   if (!(epsilon >= 0) || std::isinf(epsilon))
     throw InputError("epsilon = " + format_number(epsilon) + " must be a finite number >= 0");
-  check_delta(delta);
-  check_positive(sensitivity, "sensitivity");
+  detail::check_delta_open(delta);
+  detail::check_positive_finite(sensitivity, "sensitivity");
   // δ(σ) decreases in σ; solve log δ(e^s) = log δ_target in s = log σ.
   const double log_target = std::log(delta);
   auto f = [&](double s) {
@@ -85,9 +77,9 @@ double analytic_gaussian_sigma(double epsilon, double delta, double sensitivity)
 }
 
 double analytic_gaussian_epsilon(double sigma, double delta, double sensitivity) {
-  check_positive(sigma, "sigma");
-  check_delta(delta);
-  check_positive(sensitivity, "sensitivity");
+  detail::check_positive_finite(sigma, "sigma");
+  detail::check_delta_open(delta);
+  detail::check_positive_finite(sensitivity, "sensitivity");
   auto f = [&](double eps) { return analytic_gaussian_delta(eps, sigma, sensitivity) - delta; };
   if (f(0) <= 0) return 0;
   double hi = 1;
@@ -104,8 +96,8 @@ double classic_gaussian_sigma(double epsilon, double delta, double sensitivity) 
   if (!(epsilon > 0 && epsilon < 1))
     throw InputError("epsilon = " + format_number(epsilon) +
                      ": the classic Gaussian calibration holds only for 0 < epsilon < 1 (use the analytic one)");
-  check_delta(delta);
-  check_positive(sensitivity, "sensitivity");
+  detail::check_delta_open(delta);
+  detail::check_positive_finite(sensitivity, "sensitivity");
   return sensitivity * std::sqrt(2 * std::log(1.25 / delta)) / epsilon;  // Dwork & Roth 2014, Thm A.1
 }
 

@@ -7,13 +7,15 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "log_math.hpp"
 
 namespace dpareto::privacy {
+
+using detail::kInf;
 
 namespace {
 
 constexpr int kL = kMaxForwardDifferenceOrder;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Rows of the table: m <= terms(l). Non-increasing in l, as the recurrence below needs (row l at
 // index m uses rows l − 1 and l − 2 at index m − 1).

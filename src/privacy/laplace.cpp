@@ -4,34 +4,28 @@
 #include <cmath>
 #include <string>
 
+#include "argument_checks.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "log_math.hpp"
 
 namespace dpareto::privacy {
 
-namespace {
-void check_positive(double value, const char* name) {
-  if (!(value > 0) || std::isinf(value))
-    throw InputError(std::string(name) + " = " + format_number(value) + " must be a finite number > 0");
-}
-}  // namespace
-
 double laplace_scale(double epsilon, double sensitivity) {
-  check_positive(epsilon, "epsilon");
-  check_positive(sensitivity, "sensitivity");
+  detail::check_positive_finite(epsilon, "epsilon");
+  detail::check_positive_finite(sensitivity, "sensitivity");
   return sensitivity / epsilon;
 }
 
 double laplace_epsilon(double scale, double sensitivity) {
-  check_positive(scale, "Laplace scale b");
-  check_positive(sensitivity, "sensitivity");
+  detail::check_positive_finite(scale, "Laplace scale b");
+  detail::check_positive_finite(sensitivity, "sensitivity");
   return sensitivity / scale;
 }
 
 double laplace_rdp(double scale, double sensitivity, double alpha) {
-  check_positive(scale, "Laplace scale b");
-  check_positive(sensitivity, "sensitivity");
+  detail::check_positive_finite(scale, "Laplace scale b");
+  detail::check_positive_finite(sensitivity, "sensitivity");
   if (!(alpha > 1) || std::isinf(alpha))
     throw InputError("RDP order " + format_number(alpha) + " must be a finite number > 1");
   const double lambda = scale / sensitivity;

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "argument_checks.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/analytic_gaussian.hpp"
@@ -53,10 +54,7 @@ double automatic_discretization(const std::map<std::pair<double, double>, long l
   return std::max({h, 64 * std::sqrt(variance) / (1 << 21), range / (1 << 22)});
 }
 
-void check_delta(double delta) {
-  if (!(delta > 0 && delta < 1)) throw InputError("delta = " + format_number(delta) + " must be in (0, 1)");
-}
-void check_epsilon(double epsilon) {
+void check_finite_epsilon(double epsilon) {
   if (!(epsilon >= 0) || std::isinf(epsilon))
     throw InputError("epsilon = " + format_number(epsilon) + " must be a finite number >= 0");
 }
@@ -175,7 +173,7 @@ double PldAccountant::combined_delta(double epsilon) const {
 }
 
 EpsilonResult PldAccountant::epsilon(double delta) const {
-  check_delta(delta);
+  detail::check_delta_open(delta);
   const EpsilonResult rdp = rdp_all_.epsilon(delta, conversion_);
   std::lock_guard<std::mutex> lock(mutex_);
   if (poisson_.empty()) return rdp;
@@ -185,7 +183,7 @@ EpsilonResult PldAccountant::epsilon(double delta) const {
 }
 
 DeltaResult PldAccountant::delta(double epsilon) const {
-  check_epsilon(epsilon);
+  check_finite_epsilon(epsilon);
   const DeltaResult rdp = rdp_all_.delta(epsilon, conversion_);
   std::lock_guard<std::mutex> lock(mutex_);
   if (poisson_.empty()) return rdp;
@@ -195,7 +193,7 @@ DeltaResult PldAccountant::delta(double epsilon) const {
 }
 
 PldEpsilon PldAccountant::epsilon_bracket(double delta) const {
-  check_delta(delta);
+  detail::check_delta_open(delta);
   const double rdp = rdp_all_.epsilon(delta, conversion_).epsilon;
   std::lock_guard<std::mutex> lock(mutex_);
   if (poisson_.empty()) return {rdp, 0, delta, 0, rdp, rdp};
@@ -206,7 +204,7 @@ PldEpsilon PldAccountant::epsilon_bracket(double delta) const {
 }
 
 PldDelta PldAccountant::delta_bracket(double epsilon) const {
-  check_epsilon(epsilon);
+  check_finite_epsilon(epsilon);
   const double rdp = rdp_all_.delta(epsilon, conversion_).delta;
   std::lock_guard<std::mutex> lock(mutex_);
   if (poisson_.empty()) return {rdp, 0, epsilon, 0, rdp, rdp};
@@ -218,7 +216,7 @@ PldDelta PldAccountant::delta_bracket(double epsilon) const {
 
 std::vector<EpsilonResult> pld_subsampled_gaussian_epsilons(double q, double sigma, const std::vector<long long>& steps,
                                                             double delta) {
-  check_delta(delta);
+  detail::check_delta_open(delta);
   if (steps.empty()) return {};
   const long long most = *std::max_element(steps.begin(), steps.end());
   if (q == 1 || *std::min_element(steps.begin(), steps.end()) < 1) {  // closed form / the accountant's own errors

@@ -43,7 +43,7 @@ constexpr double kUnitRoundoff = std::numeric_limits<double>::epsilon() / 2;
 constexpr double kFftErrorConstant = 8;  // c above: Higham's (Thm 24.2) constant for accurate twiddles, with margin
 
 // Complex product without the inf/NaN recovery of operator* (no infinities arise here).
-std::complex<double> times(std::complex<double> a, std::complex<double> b) {
+std::complex<double> complex_product(std::complex<double> a, std::complex<double> b) {
   return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
 
@@ -246,9 +246,9 @@ std::vector<DiscretePld> compose_each(const std::vector<const DiscretePld*>& pld
           continue;
         }
         std::complex<double> power = 1, base = spectra[i][k];
-        for (long long e = times_i; e > 0; e >>= 1, base = times(base, base))
-          if (e & 1) power = times(power, base);
-        product[k] = times(product[k], power);
+        for (long long e = times_i; e > 0; e >>= 1, base = complex_product(base, base))
+          if (e & 1) power = complex_product(power, base);
+        product[k] = complex_product(product[k], power);
       }
     }
     double amplification = 0;  // S, both halves of the spectrum

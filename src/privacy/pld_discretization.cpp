@@ -56,7 +56,7 @@ double std_normal_mass(double a, double b) {
 }
 
 // a·b with 0·inf = 0 (far tails: a vanishing mass times a huge likelihood ratio).
-double times(double a, double b) {
+double product_zero_wins(double a, double b) {
   return a == 0 || b == 0 ? 0.0 : a * b;
 }
 
@@ -121,8 +121,8 @@ DiscretePld subsampled_gaussian_pld(double q, double sigma, Neighbour direction,
   auto p_of = [&](const Masses& m) { return remove ? (1 - q) * m.n0 + q * m.n1 : m.n0; };
   auto q_of = [&](const Masses& m) { return remove ? m.n0 : (1 - q) * m.n0 + q * m.n1; };
   auto excess = [&](const Masses& m, double l) {
-    if (remove) return q * m.n1 - times(std::expm1(l) + q, m.n0);
-    return times(q * std::exp(l) - std::expm1(l), m.n0) - times(std::exp(l) * q, m.n1);
+    if (remove) return q * m.n1 - product_zero_wins(std::expm1(l) + q, m.n0);
+    return product_zero_wins(q * std::exp(l) - std::expm1(l), m.n0) - product_zero_wins(std::exp(l) * q, m.n1);
   };
   // P-mass of the losses below the first and above the last grid point.
   const double x_first = mix.threshold(remove ? i_lo * h : -i_lo * h);
@@ -159,7 +159,7 @@ DiscretePld subsampled_gaussian_pld(double q, double sigma, Neighbour direction,
       p[k] = p_of(m);
       qm[k] = q_of(m);
       plus[k] = std::clamp(excess(m, l), 0.0, p[k]);
-      minus[k] = std::max(times(std::exp(l) * std::expm1(h), qm[k]) - plus[k], 0.0);
+      minus[k] = std::max(product_zero_wins(std::exp(l) * std::expm1(h), qm[k]) - plus[k], 0.0);
     }
     // Node l_{k+1} takes what is left of atom k (below it) and as much of atoms k+1, k+2, ...
     // (above it) as balances it; `rest` is each atom's share not yet merged.
@@ -174,7 +174,7 @@ DiscretePld subsampled_gaussian_pld(double q, double sigma, Neighbour direction,
         if (rest[j] == 0 || p[j] == 0) continue;
         // P_j − e^{node} Q_j = plus_j + e^{node} (e^{l_j − node} − 1) Q_j
         const double lj = static_cast<double>(i_lo + static_cast<long long>(j)) * h;
-        const double excess_j = plus[j] + times(std::exp(node) * std::expm1(lj - node), qm[j]);
+        const double excess_j = plus[j] + product_zero_wins(std::exp(node) * std::expm1(lj - node), qm[j]);
         if (!(excess_j > 0)) continue;
         if (rest[j] * excess_j <= deficit) {
           deficit -= rest[j] * excess_j;

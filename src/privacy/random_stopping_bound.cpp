@@ -9,13 +9,15 @@
 #include "dpareto/core/json_number.hpp"
 #include "dpareto/privacy/composition.hpp"
 #include "dpareto/privacy/rdp_conversion.hpp"
+#include "log_math.hpp"
 
 namespace dpareto::privacy {
 
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using detail::kInf;
 
-void check_curve(const std::vector<double>& orders, const std::vector<double>& rdp) {
+namespace {
+
+void check_stopping_curve(const std::vector<double>& orders, const std::vector<double>& rdp) {
   if (orders.empty() || orders.size() != rdp.size())
     throw InputError("random stopping: " + std::to_string(orders.size()) + " orders but " + std::to_string(rdp.size()) +
                      " RDP values");
@@ -30,7 +32,7 @@ std::vector<double> poisson_stopping_rdp(const std::vector<double>& orders, cons
     throw InputError("Poisson mean mu = " + format_number(mu) +
                      " must be a finite number >= 1 (below 1 the Papernot-Steinke bound's log(mu) term is not a valid "
                      "bound)");
-  check_curve(orders, candidate_rdp);
+  check_stopping_curve(orders, candidate_rdp);
   std::vector<double> out(orders.size());
   for (std::size_t i = 0; i < orders.size(); ++i) {
     const double alpha = orders[i];
@@ -53,7 +55,7 @@ std::vector<double> truncated_negative_binomial_stopping_rdp(const std::vector<d
                                                              const std::vector<double>& candidate_rdp, double eta,
                                                              double gamma) {
   const double log_mean = std::log(truncated_negative_binomial_mean(eta, gamma));
-  check_curve(orders, candidate_rdp);
+  check_stopping_curve(orders, candidate_rdp);
   // The α̂-dependent part is the same for every α: minimize it once.
   double best_hat = kInf;
   for (std::size_t h = 0; h < orders.size(); ++h) {

@@ -6,14 +6,15 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "log_math.hpp"
 
 namespace dpareto::privacy {
 
+using detail::kInf;
+
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-void check_curve(const std::vector<double>& orders, const std::vector<double>& rdp) {
+void check_rdp_curve(const std::vector<double>& orders, const std::vector<double>& rdp) {
   if (orders.empty()) throw InputError("RDP conversion: the list of orders is empty");
   if (orders.size() != rdp.size())
     throw InputError("RDP conversion: " + std::to_string(orders.size()) + " orders but " + std::to_string(rdp.size()) +
@@ -46,7 +47,7 @@ double log_delta_at(double alpha, double rdp, double epsilon, Conversion convers
 EpsilonResult rdp_to_epsilon(const std::vector<double>& orders, const std::vector<double>& rdp, double delta,
                              Conversion conversion) {
   if (!(delta > 0 && delta < 1)) throw InputError("delta = " + format_number(delta) + " must be in (0, 1)");
-  check_curve(orders, rdp);
+  check_rdp_curve(orders, rdp);
   const double log_delta = std::log(delta);
   EpsilonResult best{kInf, delta, orders.front(), conversion};
   for (std::size_t i = 0; i < orders.size(); ++i) {
@@ -66,7 +67,7 @@ DeltaResult rdp_to_delta(const std::vector<double>& orders, const std::vector<do
                          Conversion conversion) {
   if (!(epsilon >= 0) || std::isinf(epsilon))
     throw InputError("epsilon = " + format_number(epsilon) + " must be a finite number >= 0");
-  check_curve(orders, rdp);
+  check_rdp_curve(orders, rdp);
   DeltaResult best{1, epsilon, orders.front(), conversion};
   double best_log = 0;
   for (std::size_t i = 0; i < orders.size(); ++i) {

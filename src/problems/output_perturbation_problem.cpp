@@ -83,7 +83,7 @@ UtilityResult OutputPerturbationProblem::utility(const space::Params& params, st
 }
 
 namespace {
-const ProblemRegistration registration(
+const ProblemRegistration output_perturbation_problem_registration(
     {"adult-logreg-outpert",
      "output-perturbation logistic regression on Adult (DPareto Sec. 2.2; Wu et al. 2017 Alg. 2)",
      [](const ProblemOptions& options) { return std::make_unique<OutputPerturbationProblem>(options); },

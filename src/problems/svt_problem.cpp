@@ -102,7 +102,7 @@ std::map<std::string, std::string> SvtProblem::settings() const {
 }
 
 namespace {
-const ProblemRegistration registration(
+const ProblemRegistration svt_problem_registration(
     {"svt", "sparse vector technique (DPareto Alg. 1): bound C, noise b",
      [](const ProblemOptions& options) -> std::unique_ptr<Problem> {
        reject_unknown_options(options, {"queries", "true_queries", "repeats"}, "svt");

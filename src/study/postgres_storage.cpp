@@ -21,6 +21,7 @@
 #include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_database.hpp"
 #include "pg_connection.hpp"
+#include "process_liveness.hpp"
 #include "trial_text.hpp"
 
 namespace dpareto::study {
@@ -54,16 +55,6 @@ CREATE TABLE IF NOT EXISTS dpareto_workers(
   left_at TIMESTAMPTZ,
   PRIMARY KEY (study_id, worker));
 )";
-
-double now_unix() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "unknown-host";
-  return name;
-}
 
 std::string hex(std::uint64_t v) {
   static const char digits[] = "0123456789abcdef";

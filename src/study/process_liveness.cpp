@@ -10,11 +10,6 @@
 namespace dpareto::study {
 namespace {
 
-std::string host_name() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof name - 1) == 0 ? name : "unknown-host";
-}
-
 // Field 22 of /proc/PID/stat (the process's start time in clock ticks since boot); "" if none.
 std::string start_ticks(long pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
@@ -30,6 +25,11 @@ std::string start_ticks(long pid) {
 }
 
 }  // namespace
+
+std::string host_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? name : "unknown-host";
+}
 
 const std::string& this_process() {
   static const std::string text =

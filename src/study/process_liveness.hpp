@@ -6,6 +6,8 @@
 
 namespace dpareto::study {
 
+// This host's name ("unknown-host" if the system does not tell).
+std::string host_name();
 // This process, as the text above.
 const std::string& this_process();
 // Whether the process a text of this_process() names still runs on this host (false for another

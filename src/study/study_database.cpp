@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -58,10 +57,6 @@ std::string column_list(const pareto::Objectives& objectives, const std::string&
   std::string list;
   for (const auto& c : objectives.columns()) list += std::string(list.empty() ? "" : ", ") + "\"" + c + "\"" + suffix;
   return list;
-}
-
-double now_unix() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 // A prepared statement that finalizes itself.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 
 #include "dpareto/core/error.hpp"
@@ -9,6 +10,10 @@
 #include "dpareto/core/printable.hpp"
 
 namespace dpareto::study {
+
+double now_unix() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 nlohmann::json parse_json(const std::string& text, const std::string& where) {
   try {

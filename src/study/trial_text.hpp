@@ -10,6 +10,8 @@
 
 namespace dpareto::study {
 
+// Seconds since the Unix epoch: the creation, start and finish times both back-ends store.
+double now_unix();
 // JSON text; InputError naming `where` when it is not JSON.
 nlohmann::json parse_json(const std::string& text, const std::string& where);
 // A 64-bit seed as decimal text; InputError naming `where` otherwise.

@@ -26,7 +26,7 @@ void tell_training(bo::Explorer& explorer, const space::Params& p) {
   for (int e = 1; e < static_cast<int>(p[0]); ++e) explorer.tell(outcome({static_cast<double>(e), p[1]}, true));
 }
 
-bo::ExplorerOptions small_options() {
+bo::ExplorerOptions epoch_options() {
   bo::ExplorerOptions o;
   o.initial_points = 4;
   o.dense_candidates = 200;
@@ -39,7 +39,7 @@ bo::ExplorerOptions small_options() {
 }  // namespace
 
 TEST_CASE("intermediate results do not count as initial points") {
-  bo::Explorer explorer(epochs_space(), small_options(), 5);
+  bo::Explorer explorer(epochs_space(), epoch_options(), 5);
   for (int i = 0; i < 3; ++i) {
     const auto s = explorer.ask();
     REQUIRE(s);
@@ -57,7 +57,7 @@ TEST_CASE("intermediate results do not count as initial points") {
 }
 
 TEST_CASE("the GPs see every evaluation and intermediate results up to kMaxGpObservations") {
-  bo::Explorer explorer(epochs_space(), small_options(), 7);
+  bo::Explorer explorer(epochs_space(), epoch_options(), 7);
   for (int i = 0; i < 12; ++i) tell_training(explorer, {200.0 - i, 0.2 + 0.5 * i});  // 12 + 2322 observations
   REQUIRE(explorer.observations().size() == 12 + 12 * 199 - 66);
   explorer.fit_surrogates();
@@ -72,7 +72,7 @@ TEST_CASE("the GPs see every evaluation and intermediate results up to kMaxGpObs
     CHECK(found);
   }
   // Below the cap, every observation is used.
-  bo::Explorer few(epochs_space(), small_options(), 7);
+  bo::Explorer few(epochs_space(), epoch_options(), 7);
   for (int i = 0; i < 3; ++i) tell_training(few, {20.0 + i, 1.0 + i});
   few.fit_surrogates();
   CHECK(few.surrogates().inputs().rows() == static_cast<Eigen::Index>(few.observations().size()));

@@ -16,7 +16,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_bad_data_test_");
+const dpareto::test::TempRoot bad_data_root("dpareto_bad_data_test_");
 
 std::string be32(std::uint32_t v) {
   return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
@@ -24,7 +24,7 @@ std::string be32(std::uint32_t v) {
 
 // An MNIST-format directory whose images are side × side.
 fs::path mnist_dir(const std::string& name, std::uint32_t side) {
-  const auto dir = temp_root.dir(name) / "mnist";
+  const auto dir = bad_data_root.dir(name) / "mnist";
   fs::create_directories(dir);
   for (const std::string split : {"train", "t10k"}) {
     const std::uint32_t n = 40;
@@ -61,7 +61,7 @@ TEST_CASE("MNIST files whose images are not 28x28: a clear error at load, not an
 }
 
 TEST_CASE("tune and account tuning: a Poisson mean below 1 is refused with the reason, not an internal RDP error") {
-  const auto dir = temp_root.dir("mu");
+  const auto dir = bad_data_root.dir("mu");
   std::ofstream(dir / "c.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 1, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}]})";
   check_one_line_exit_2(
@@ -90,7 +90,7 @@ TEST_CASE("integer parameters out of int range are refused echoing the value, no
 TEST_CASE("exact --points out of range: refused before any conversion or allocation") {
   for (const std::string points : {"inf,3", "1e12,2", "100000,100000", "-1,3", "nan,2"}) {
     CAPTURE(points);
-    const auto dir = temp_root.dir("exact");
+    const auto dir = bad_data_root.dir("exact");
     const auto r = run_cli("exact --problem svt --points " + points + " --out " + (dir / "out").string());
     CHECK(r.status == 2);
     CHECK(r.output.find("--points") != std::string::npos);
@@ -100,7 +100,7 @@ TEST_CASE("exact --points out of range: refused before any conversion or allocat
 }
 
 TEST_CASE("plot surrogate --resolution outside [4, 400] is refused, not clamped silently") {
-  const auto dir = temp_root.dir("resolution");
+  const auto dir = bad_data_root.dir("resolution");
   REQUIRE(run_cli("explore --problem svt --budget 6 --init 4 --seed 1 --out " + (dir / "run").string()).status == 0);
   const auto r =
       run_cli("plot surrogate " + (dir / "run").string() + " --resolution 1000 --out " + (dir / "s.png").string());
@@ -110,7 +110,7 @@ TEST_CASE("plot surrogate --resolution outside [4, 400] is refused, not clamped 
 }
 
 TEST_CASE("sizes that would exhaust memory are refused before anything is allocated") {
-  const auto dir = temp_root.dir("sizes");
+  const auto dir = bad_data_root.dir("sizes");
   REQUIRE(run_cli("explore --problem svt --budget 6 --init 4 --seed 1 --out " + (dir / "run").string()).status == 0);
   check_one_line_exit_2(run_cli("pick " + (dir / "run").string() +
                                 " --max-epsilon 1000 --candidates 2000000000 --out " + (dir / "c.json").string()),
@@ -124,7 +124,7 @@ TEST_CASE("sizes that would exhaust memory are refused before anything is alloca
 }
 
 TEST_CASE("a write that fails on a full disk is an error, never 'wrote ...' with exit 0") {
-  const auto dir = temp_root.dir("full");
+  const auto dir = bad_data_root.dir("full");
   REQUIRE(run_cli("explore --problem svt --budget 8 --init 4 --seed 2 --out " + (dir / "run").string()).status == 0);
   // /dev/full fails every write with ENOSPC, as a full disk does.
   const auto pick = run_cli("pick " + (dir / "run").string() + " --max-epsilon 1000 --candidates 3 --out /dev/full");
@@ -141,7 +141,7 @@ TEST_CASE("a write that fails on a full disk is an error, never 'wrote ...' with
 }
 
 TEST_CASE("flags and configs that used to be taken silently or wrongly are one-line errors, exit 2") {
-  const auto dir = temp_root.dir("flags");
+  const auto dir = bad_data_root.dir("flags");
   check_one_line_exit_2(run_cli("evaluate --problem synthetic-logreg-sgd --set train_subset=500 --set train_subset=600 "
                                 "--params epochs=1,lot_size=16,learning_rate=0.05,noise_multiplier=1,clip_norm=1"),
                         "--set train_subset given twice");
@@ -197,7 +197,7 @@ TEST_CASE("flags and configs that used to be taken silently or wrongly are one-l
 }
 
 TEST_CASE("hostile space files, run directories and values: one line naming file and value") {
-  const auto dir = temp_root.dir("hostile");
+  const auto dir = bad_data_root.dir("hostile");
   std::ofstream(dir / "overflow.json")
       << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1e999}]})";
   const auto overflow = run_cli("explore --space " + (dir / "overflow.json").string() +
@@ -243,7 +243,7 @@ TEST_CASE("hostile space files, run directories and values: one line naming file
 }
 
 TEST_CASE("a directory, a FIFO-like device or a deep document as a JSON input is one line naming it") {
-  const auto dir = temp_root.dir("jsonfiles");
+  const auto dir = bad_data_root.dir("jsonfiles");
   check_one_line_exit_2(run_cli("tune --problem synthetic-logreg-sgd --candidates " + dir.string() +
                                 " --method grid --target-epsilon 1 --delta 1e-5 --out " + (dir / "o").string()),
                         "the candidates file is not a regular file");

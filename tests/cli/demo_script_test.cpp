@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_demo_script_test_");
+const dpareto::test::TempRoot demo_script_root("dpareto_demo_script_test_");
 
 // An executable at `path` that appends its arguments, one call a line, to `log`.
 void recording_stub(const fs::path& path, const fs::path& log) {
@@ -26,7 +26,7 @@ void recording_stub(const fs::path& path, const fs::path& log) {
 }  // namespace
 
 TEST_CASE("scripts/demo builds only the dpareto target; scripts/build alone builds every target") {
-  const auto root = temp_root.dir("checkout");
+  const auto root = demo_script_root.dir("checkout");
   for (const char* dir : {"scripts", "bin", "build"}) fs::create_directories(root / dir);
   for (const char* script : {"demo", "build"})
     fs::copy_file(fs::path(DPARETO_SOURCE_DIR) / "scripts" / script, root / "scripts" / script);
@@ -35,9 +35,10 @@ TEST_CASE("scripts/demo builds only the dpareto target; scripts/build alone buil
   recording_stub(root / "build" / "dpareto", root / "dpareto.log");
   const std::string shell = "cd '" + root.string() + "' && PATH='" + (root / "bin").string() + "':\"$PATH\" bash ";
 
-  // The configure step, then the build step with the job count of this machine.
+  // The configure step (a unity build unless DPARETO_UNITY says otherwise), then the build step
+  // with the job count of this machine.
   const std::string configure =
-      R"(-S \. -B build -DCMAKE_BUILD_TYPE=Release -DDPARETO_NATIVE=\w+\n--build build -j\d+)";
+      R"(-S \. -B build -DCMAKE_BUILD_TYPE=Release -DDPARETO_NATIVE=\w+ -DCMAKE_UNITY_BUILD=\w+\n--build build -j\d+)";
   REQUIRE(std::system((shell + "scripts/demo >/dev/null").c_str()) == 0);
   const std::string demo_log = dpareto::test::read_text(root / "cmake.log");
   CHECK_MESSAGE(std::regex_match(demo_log, std::regex(configure + " --target dpareto\n")), demo_log);

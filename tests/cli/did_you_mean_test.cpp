@@ -18,7 +18,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_did_you_mean_test_");
+const dpareto::test::TempRoot did_you_mean_root("dpareto_did_you_mean_test_");
 
 void check_one_line(const std::string& args, const std::string& message) {
   CAPTURE(args);
@@ -79,7 +79,7 @@ TEST_CASE("unknown names: one line with the closest known names, exit 2") {
 }
 
 TEST_CASE("unknown names in a --config file and a figure kind get a suggestion too") {
-  const auto dir = temp_root.dir("config");
+  const auto dir = did_you_mean_root.dir("config");
   std::ofstream(dir / "explore.ini") << "problem = svt\nbudjet = 5\n";
   check_one_line("explore --config " + (dir / "explore.ini").string(),
                  "explore.ini:2: unknown flag 'budjet'; did you mean 'budget'?");

@@ -16,7 +16,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_external_run_");
+const dpareto::test::TempRoot external_run_root("dpareto_external_run_");
 
 // ε = 10 / noise, utility = 0.9 − 0.05 noise − 0.1 |log10 lr + 1|; each run appends a line to runs.txt.
 void write_oracle(const fs::path& dir) {
@@ -45,7 +45,7 @@ nlohmann::json last_json_line(const std::string& output) {
 }  // namespace
 
 TEST_CASE("external oracle's run: pick --from model, --verify only when trusted, surrogate figure, report") {
-  const auto dir = temp_root.dir("run");
+  const auto dir = external_run_root.dir("run");
   write_oracle(dir);
   const std::string run = (dir / "run").string();
   const auto explored = run_cli(
@@ -110,7 +110,7 @@ TEST_CASE("external oracle's run: pick --from model, --verify only when trusted,
 }
 
 TEST_CASE("explore warns when the front does not beat the baseline utility, and records it") {
-  const auto dir = temp_root.dir("baseline");
+  const auto dir = external_run_root.dir("baseline");
   write_oracle(dir);
   const std::string explore =
       "explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 10 --init 4 "

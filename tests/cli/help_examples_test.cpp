@@ -18,7 +18,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_help_examples_test_");
+const dpareto::test::TempRoot help_examples_root("dpareto_help_examples_test_");
 
 // The commands `dpareto --help` lists: the first word of each line after "commands:".
 std::vector<std::string> listed_commands() {
@@ -90,7 +90,7 @@ TEST_CASE("every command's and every action's --help has an example of that comm
 }
 
 TEST_CASE("the examples work, run in the order of a first session") {
-  const auto dir = temp_root.dir("session");
+  const auto dir = help_examples_root.dir("session");
   // Written by hand as docs/select.md allows: the examples of tune and account tuning read it.
   std::ofstream(dir / "cands.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
@@ -122,8 +122,9 @@ TEST_CASE("the examples work, run in the order of a first session") {
   for (const auto& command : session) {
     // Random sampling to compare DPareto's run with, as the user would make it.
     if (command == "compare")
-      REQUIRE(run_cli("explore --problem svt --method random --budget 128 --seed 2 --out runs/svt-random", dir).status ==
-              0);
+      REQUIRE(
+          run_cli("explore --problem svt --method random --budget 128 --seed 2 --out runs/svt-random", dir).status ==
+          0);
     // Unseeded, random stopping draws its number of runs K from a Poisson law and releases nothing
     // when K = 0 (about one session in 30); predict, next, needs the model, so this run is seeded.
     const std::string example = example_of(command) + (command == "tune" ? " --seed 1" : "");

@@ -25,7 +25,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_hostile_corpus_");
+const dpareto::test::TempRoot hostile_corpus_root("dpareto_hostile_corpus_");
 const fs::path corpus = fs::path(DPARETO_TEST_DATA) / "hostile";
 
 std::string substitute(std::string text, const fs::path& dir) {
@@ -156,7 +156,7 @@ TEST_CASE("the hostile corpus: one-line errors or correct results, never a signa
     INFO("case: " << name);
     CHECK(std::find(names.begin(), names.end(), name) == names.end());
     names.push_back(name);
-    const auto dir = temp_root.dir("case-" + std::to_string(names.size()));
+    const auto dir = hostile_corpus_root.dir("case-" + std::to_string(names.size()));
     if (!prepare(c, dir)) continue;
     const auto r = run_cli(quoted(args_of(c.at("args"), dir)), dir, 120);
     CAPTURE(r.output);

@@ -14,10 +14,10 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_intermediate_cli_");
+const dpareto::test::TempRoot intermediate_results_cli_root("dpareto_intermediate_cli_");
 
 // utility after e epochs = 0.9 − 0.3 / e − 0.02 sigma; the oracle prints every epoch before the last.
-void write_oracle(const fs::path& dir) {
+void write_intermediate_oracle(const fs::path& dir) {
   std::ofstream(dir / "space.json")
       << R"({"parameters": [{"name": "epochs", "kind": "integer", "low": 1, "high": 6},)"
       << R"( {"name": "sigma", "kind": "continuous", "low": 0.5, "high": 8, "scale": "log"}],)"
@@ -35,8 +35,8 @@ void write_oracle(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("explore: an oracle's intermediate results are epoch rows, outside the budget, inside the front") {
-  const auto dir = temp_root.dir("oracle");
-  write_oracle(dir);
+  const auto dir = intermediate_results_cli_root.dir("oracle");
+  write_intermediate_oracle(dir);
   const std::string command =
       "explore --space space.json --oracle-cmd './oracle.sh {epochs} {sigma}' --init 4 --seed 3 --study s.db --out "
       "run ";
@@ -77,7 +77,7 @@ TEST_CASE("explore: an oracle's intermediate results are epoch rows, outside the
 }
 
 TEST_CASE("explore: an oracle whose intermediate results go backwards in epsilon fails those evaluations") {
-  const auto dir = temp_root.dir("backwards");
+  const auto dir = intermediate_results_cli_root.dir("backwards");
   std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "epochs", "kind": "integer", "low": 2, "high": 6},)"
                                     << R"( {"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
   std::ofstream(dir / "oracle.sh")

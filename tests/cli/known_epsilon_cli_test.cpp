@@ -16,10 +16,10 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_known_epsilon_cli_");
+const dpareto::test::TempRoot known_epsilon_cli_root("dpareto_known_epsilon_cli_");
 
 // utility = 0.9 − 0.02 sigma − 0.1 |log10 lr + 2|; no epsilon printed. `declared`: with known_epsilon.
-void write_oracle(const fs::path& dir, bool declared) {
+void write_declaring_oracle(const fs::path& dir, bool declared) {
   std::ofstream(dir / "space.json")
       << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 0.001, "high": 1, "scale": "log"},)"
       << R"( {"name": "epochs", "kind": "integer", "low": 1, "high": 5},)"
@@ -56,12 +56,12 @@ std::vector<double> epsilons(const fs::path& csv) {
 }  // namespace
 
 TEST_CASE("explore --known-epsilon: refused in one line where epsilon needs training or a slow accountant") {
-  const auto dir = temp_root.dir("refused");
+  const auto dir = known_epsilon_cli_root.dir("refused");
   const auto pld = run_cli("explore --problem adult-logreg-sgd --known-epsilon --budget 40 --out run", dir);
   CHECK(pld.status == 2);
   CHECK(pld.output.find("--known-epsilon: problem adult-logreg-sgd cannot compute epsilon inside the acquisition: "
                         "its pld accountant") != std::string::npos);
-  write_oracle(dir, false);
+  write_declaring_oracle(dir, false);
   const auto undeclared =
       run_cli("explore --space space.json --oracle-cmd './oracle.sh {lr} {sigma}' --known-epsilon --out run", dir);
   CHECK(undeclared.status == 2);
@@ -71,8 +71,8 @@ TEST_CASE("explore --known-epsilon: refused in one line where epsilon needs trai
 }
 
 TEST_CASE("explore --known-epsilon: an external oracle's declared DP-SGD, explored, resumed, within the reference") {
-  const auto dir = temp_root.dir("declared");
-  write_oracle(dir, true);
+  const auto dir = known_epsilon_cli_root.dir("declared");
+  write_declaring_oracle(dir, true);
   const auto explored = run_cli(
       "explore --space space.json --oracle-cmd './oracle.sh {lr} {sigma}' --known-epsilon --init 4 --budget 12 "
       "--seed 3 --study s.db --out run",

@@ -14,7 +14,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_no_silent_loss_test_");
+const dpareto::test::TempRoot no_silent_loss_root("dpareto_no_silent_loss_test_");
 
 void check_refused(const dpareto::test::CliRun& r, const std::string& needle) {
   CHECK(r.status == 2);
@@ -25,7 +25,7 @@ void check_refused(const dpareto::test::CliRun& r, const std::string& needle) {
 }  // namespace
 
 TEST_CASE("explore keeps another run's directory unless --overwrite; the same run may be rewritten") {
-  const auto dir = temp_root.dir("out");
+  const auto dir = no_silent_loss_root.dir("out");
   const std::string run = (dir / "run").string();
   const std::string svt = "explore --problem svt --budget 10 --init 6 --out " + run;
   REQUIRE(run_cli(svt + " --seed 1").status == 0);
@@ -47,7 +47,7 @@ TEST_CASE("explore keeps another run's directory unless --overwrite; the same ru
 }
 
 TEST_CASE("a study resumes into its own directory; a budget below its evaluations is an error") {
-  const auto dir = temp_root.dir("study");
+  const auto dir = no_silent_loss_root.dir("study");
   const std::string study = (dir / "s.db").string(), run = (dir / "run").string();
   const std::string svt = "explore --problem svt --init 6 --study " + study + " --out " + run;
   REQUIRE(run_cli(svt + " --budget 10 --seed 3").status == 0);
@@ -60,7 +60,7 @@ TEST_CASE("a study resumes into its own directory; a budget below its evaluation
 }
 
 TEST_CASE("report of a missing run directory fails and writes nothing") {
-  const auto dir = temp_root.dir("report");
+  const auto dir = no_silent_loss_root.dir("report");
   check_refused(run_cli("report " + (dir / "absent").string()), (dir / "absent").string() + ": not a run directory");
   CHECK(!fs::exists(dir / "absent"));
 }

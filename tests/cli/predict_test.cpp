@@ -27,7 +27,7 @@ using namespace dpareto;
 
 namespace {
 
-const test::TempRoot temp_root("dpareto_predict_test_");
+const test::TempRoot predict_root("dpareto_predict_test_");
 
 std::vector<std::vector<std::string>> read_csv(const fs::path& path) {
   std::vector<std::vector<std::string>> rows;
@@ -109,7 +109,7 @@ void check_predict(const std::string& args, const learn::Network& net, const Eig
 }  // namespace
 
 TEST_CASE("predict: accuracy equals learn::accuracy on the test and train splits; one CSV row per example") {
-  const auto dir = temp_root.dir("synthetic");
+  const auto dir = predict_root.dir("synthetic");
   const auto problem = make_training_problem("synthetic-logreg-sgd", {{"train_subset", "3000"}, {"threads", "2"}});
   const Eigen::VectorXf w = train_model(*problem, 5);
   select::write_model_file((dir / "model.bin").string(), {"logreg", w});
@@ -127,7 +127,7 @@ TEST_CASE("predict: accuracy equals learn::accuracy on the test and train splits
 }
 
 TEST_CASE("predict: a user LIBSVM file for the adult problems (logistic and SVM models)") {
-  const auto dir = temp_root.dir("adult");
+  const auto dir = predict_root.dir("adult");
   fs::create_directories(dir / "data" / "adult");
   dpareto::test::write_libsvm(dir / "data" / "adult" / "a9a", 400, 1);
   dpareto::test::write_libsvm(dir / "data" / "adult" / "a9a.t", 200, 2);
@@ -148,7 +148,7 @@ TEST_CASE("predict: a user LIBSVM file for the adult problems (logistic and SVM 
 }
 
 TEST_CASE("predict: bad input is one line naming the value, exit 2, no output file") {
-  const auto dir = temp_root.dir("bad");
+  const auto dir = predict_root.dir("bad");
   const auto problem = make_training_problem("synthetic-logreg-sgd", {{"train_subset", "500"}});
   const Eigen::VectorXf w = train_model(*problem, 1);
   select::write_model_file((dir / "good.bin").string(), {"logreg", w});

@@ -22,7 +22,7 @@ using dpareto::test::spawn_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_progress_test_");
+const dpareto::test::TempRoot progress_root("dpareto_progress_test_");
 
 int count_lines(const std::string& text, const std::regex& pattern) {
   int n = 0;
@@ -34,7 +34,7 @@ int count_lines(const std::string& text, const std::regex& pattern) {
 }  // namespace
 
 TEST_CASE("explore logs one line per evaluation when stderr is not a terminal") {
-  const auto dir = temp_root.dir("explore");
+  const auto dir = progress_root.dir("explore");
   const auto r = run_cli("explore --problem svt --budget 12 --init 4 --seed 2 --out run", dir);
   REQUIRE_MESSAGE(r.status == 0, r.output);
   for (int k = 1; k <= 12; ++k) {
@@ -46,7 +46,7 @@ TEST_CASE("explore logs one line per evaluation when stderr is not a terminal") 
 }
 
 TEST_CASE("exact warns when its grid is long and keeps the finished points when stopped") {
-  const auto dir = temp_root.dir("exact");
+  const auto dir = progress_root.dir("exact");
   // --warn-after 0: any grid is "long"; the warning names the time and how to stop.
   // (200 points at R = 5000 on one thread: slow enough that the pace is measured before the end,
   // also under the sanitizers.)
@@ -80,7 +80,7 @@ TEST_CASE("exact warns when its grid is long and keeps the finished points when 
 }
 
 TEST_CASE("tune shows elapsed time only, never how many trainings it ran") {
-  const auto dir = temp_root.dir("tune");
+  const auto dir = progress_root.dir("tune");
   std::ofstream(dir / "cands.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
       {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";

@@ -14,12 +14,12 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_resume_from_study_test_");
+const dpareto::test::TempRoot resume_from_study_root("dpareto_resume_from_study_test_");
 
 }  // namespace
 
 TEST_CASE("explore --study FILE resumes with no other flags, as the full command line would") {
-  const auto dir = temp_root.dir("resume");
+  const auto dir = resume_from_study_root.dir("resume");
   const std::string study = (dir / "s.db").string();
   const std::string full = "explore --problem svt --repeats 7 --init 5 --acquisition ehvi --seed 3 ";
   REQUIRE(run_cli(full + "--budget 9 --study " + study + " --out a", dir).status == 0);
@@ -39,12 +39,13 @@ TEST_CASE("explore --study FILE resumes with no other flags, as the full command
 }
 
 TEST_CASE("a study from elsewhere does not choose where a resume writes: only a relative path below here") {
-  const auto dir = temp_root.dir("elsewhere");
+  const auto dir = resume_from_study_root.dir("elsewhere");
   const std::string study = (dir / "s.db").string();
   const std::string absolute = (dir / "abs").string();
-  REQUIRE(run_cli("explore --problem svt --init 3 --seed 3 --budget 4 --study " + study + " --out " + absolute).status ==
-          0);
-  const auto here = temp_root.dir("elsewhere_cwd");
+  REQUIRE(
+      run_cli("explore --problem svt --init 3 --seed 3 --budget 4 --study " + study + " --out " + absolute).status ==
+      0);
+  const auto here = resume_from_study_root.dir("elsewhere_cwd");
   const auto resumed = run_cli("explore --study " + study + " --budget 5", here);
   REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
   CHECK(resumed.output.find("note: the study wrote to '" + absolute +
@@ -56,7 +57,7 @@ TEST_CASE("a study from elsewhere does not choose where a resume writes: only a 
 }
 
 TEST_CASE("a resume refuses flags that differ from the study, listing each difference on its own line") {
-  const auto dir = temp_root.dir("refuse");
+  const auto dir = resume_from_study_root.dir("refuse");
   const std::string study = (dir / "s.db").string();
   REQUIRE(
       run_cli("explore --problem svt --init 4 --seed 3 --budget 6 --study " + study + " --out " + (dir / "a").string())

@@ -17,11 +17,11 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_three_objectives_cli_");
+const dpareto::test::TempRoot three_objectives_cli_root("dpareto_three_objectives_cli_");
 
 // ε = 10 / noise, utility = 0.9 − 0.05 noise − 0.1 |log10 lr + 1|, latency_ms = 100 · lr^(-1/2):
 // the most useful settings are the slow ones, so the third objective is in conflict.
-void write_oracle(const fs::path& dir, const std::string& objectives) {
+void write_objectives_oracle(const fs::path& dir, const std::string& objectives) {
   std::ofstream(dir / "space.json")
       << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 0.001, "high": 1, "scale": "log"},)"
       << R"( {"name": "noise", "kind": "continuous", "low": 0.5, "high": 8, "scale": "linear"}],)"
@@ -45,8 +45,8 @@ std::string first_line(const fs::path& file) {
 }  // namespace
 
 TEST_CASE("three objectives: a declared one explored, written, limited by pick --max, coloured in the figure") {
-  const auto dir = temp_root.dir("declared");
-  write_oracle(dir, R"([{"name": "latency_ms", "transform": "log", "reference": 4000}])");
+  const auto dir = three_objectives_cli_root.dir("declared");
+  write_objectives_oracle(dir, R"([{"name": "latency_ms", "transform": "log", "reference": 4000}])");
   const auto explored = run_cli(
       "explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 16 --init 6 --seed 3 "
       "--study run.db --out run --json",
@@ -104,8 +104,8 @@ TEST_CASE("three objectives: a declared one explored, written, limited by pick -
 }
 
 TEST_CASE("three objectives: bad declarations and an unknown --objective are one line, exit 2") {
-  const auto dir = temp_root.dir("bad");
-  write_oracle(dir, R"([{"name": "latency_ms", "transform": "cube", "reference": 4000}])");
+  const auto dir = three_objectives_cli_root.dir("bad");
+  write_objectives_oracle(dir, R"([{"name": "latency_ms", "transform": "cube", "reference": 4000}])");
   const auto bad_transform =
       run_cli("explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 4", dir);
   CHECK(bad_transform.status == 2);
@@ -119,7 +119,7 @@ TEST_CASE("three objectives: bad declarations and an unknown --objective are one
   CHECK(short_reference.status == 2);
   CHECK(short_reference.output.find("expected EPSILON,ERROR,train_seconds (or EPSILON,ERROR)") != std::string::npos);
   // An oracle that does not print a declared key: every evaluation fails, naming it.
-  write_oracle(dir, R"([{"name": "memory_mb", "reference": 100}])");
+  write_objectives_oracle(dir, R"([{"name": "memory_mb", "reference": 100}])");
   const auto silent = run_cli(
       "explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 4 --init 2 --out silent", dir);
   CHECK(silent.status != 0);
@@ -127,7 +127,7 @@ TEST_CASE("three objectives: bad declarations and an unknown --objective are one
 }
 
 TEST_CASE("three objectives: a built-in problem's training seconds") {
-  const auto dir = temp_root.dir("svt");
+  const auto dir = three_objectives_cli_root.dir("svt");
   const auto explored = run_cli(
       "explore --problem svt --objective train_seconds --reference 100,1,5 --budget 10 --init 5 --seed 2 --out run "
       "--json",

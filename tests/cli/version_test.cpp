@@ -24,7 +24,6 @@ TEST_CASE("--version and version print project()'s VERSION and exit 0") {
 }
 
 TEST_CASE("version names the OpenBLAS kernel and who chose it") {
-  REQUIRE(std::getenv("OPENBLAS_CORETYPE") == nullptr);
   // The user's choice stands (Prescott, the generic SSE3 kernel, runs on every x86-64 CPU); and the
   // second start after dpareto chose one (the marker variable is what the first start sets). The
   // restart itself: tests/learn/blas_kernel_test.cpp.
@@ -40,11 +39,9 @@ TEST_CASE("version names the OpenBLAS kernel and who chose it") {
         {kernel, kernel, std::string(", kernel ") + kernel + " (chosen by dpareto from the CPU's instruction sets)"});
   for (const auto& c : cases) {
     CAPTURE(c.expected);
-    REQUIRE(setenv("OPENBLAS_CORETYPE", c.coretype, 1) == 0);
-    if (c.marker != nullptr) REQUIRE(setenv("DPARETO_OPENBLAS_CORETYPE", c.marker, 1) == 0);
+    const dpareto::test::ScopedEnv coretype("OPENBLAS_CORETYPE", c.coretype);
+    const dpareto::test::ScopedEnv marker("DPARETO_OPENBLAS_CORETYPE", c.marker);
     const auto r = dpareto::test::run_cli("version");
-    unsetenv("OPENBLAS_CORETYPE");
-    unsetenv("DPARETO_OPENBLAS_CORETYPE");
     CHECK(r.status == 0);
     CHECK(r.output.find(c.expected) != std::string::npos);
   }

@@ -12,7 +12,7 @@ using namespace dpareto;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_explore_run_test_");
+const dpareto::test::TempRoot explore_run_root("dpareto_explore_run_test_");
 
 explore::ExploreSettings svt_settings(const std::string& out) {
   explore::ExploreSettings s;
@@ -53,14 +53,14 @@ bool same_evaluations(const std::vector<study::EvaluationRecord>& a, const std::
 }  // namespace
 
 TEST_CASE("explore run: a seeded run is reproducible, in memory or in a study file resumed half-way") {
-  const auto settings = svt_settings(temp_root.dir("memory").string());
+  const auto settings = svt_settings(explore_run_root.dir("memory").string());
   const auto first = explore_svt(settings);
   REQUIRE(first.size() == 10);
   CHECK(std::count_if(first.begin(), first.end(), [](const auto& r) { return r.phase == "init"; }) == 6);
-  CHECK(same_evaluations(first, explore_svt(svt_settings(temp_root.dir("memory-again").string()))));
+  CHECK(same_evaluations(first, explore_svt(svt_settings(explore_run_root.dir("memory-again").string()))));
 
-  auto stored = svt_settings(temp_root.dir("stored").string());
-  stored.study = (temp_root.dir("study") / "svt.db").string();
+  auto stored = svt_settings(explore_run_root.dir("stored").string());
+  stored.study = (explore_run_root.dir("study") / "svt.db").string();
   stored.budget = 7;
   CHECK(explore_svt(stored).size() == 7);
   stored.budget = 10;
@@ -97,7 +97,7 @@ TEST_CASE("explore run: run information and the configuration a resume must shar
 
 TEST_CASE("explore run: bad explorer options and workers are input errors") {
   const auto problem = problems::make_problem("svt", {{"repeats", "5"}});
-  auto settings = svt_settings(temp_root.dir("bad").string());
+  auto settings = svt_settings(explore_run_root.dir("bad").string());
   settings.workers = 0;
   CHECK_THROWS_WITH_AS(explore::ExploreRun(*problem, settings, explore::open_run_study(*problem, settings)),
                        "--workers must be at least 1, got 0", InputError);

@@ -18,7 +18,7 @@ using namespace dpareto;
 
 namespace {
 
-const test::TempRoot temp_root("dpareto_further_objectives_test_");
+const test::TempRoot further_objectives_root("dpareto_further_objectives_test_");
 
 space::Space oracle_space() {
   return space::Space({{"lr", space::Kind::continuous, space::Scale::log, 0.001, 0.1, {}},
@@ -34,7 +34,7 @@ std::vector<pareto::Objective> latency_declared() {
 
 // An oracle printing `output`, reading the declared keys.
 problems::ExternalCommandProblem oracle(const std::string& name, const std::string& output) {
-  const fs::path script = temp_root.dir("oracles") / (name + ".sh");
+  const fs::path script = further_objectives_root.dir("oracles") / (name + ".sh");
   std::ofstream(script) << "#!/bin/sh\necho '" << output << "'\n";
   fs::permissions(script, fs::perms::owner_all);
   problems::ExternalCommandOptions options;

@@ -13,11 +13,11 @@ using namespace dpareto;
 
 namespace {
 
-const test::TempRoot temp_root("dpareto_run_comparison_test_");
+const test::TempRoot run_comparison_root("dpareto_run_comparison_test_");
 
 // A run directory holding the given (epsilon, utility) evaluations, in order.
 std::string make_run(const std::string& name, const std::vector<std::pair<double, double>>& points) {
-  const std::string dir = temp_root.dir(name).string();
+  const std::string dir = run_comparison_root.dir(name).string();
   study::RunInfo info;
   info.problem = "toy";
   info.method = "random";
@@ -86,14 +86,15 @@ TEST_CASE("refusals name the run: too few evaluations, a part larger than the ru
   const auto b = make_run("short", {{2, 0.5}});
   explore::ComparisonAxis axis;
   axis.evaluations = 5;
-  CHECK_THROWS_WITH_AS(explore::compare_runs({b}, {b}, axis), doctest::Contains((b + ": 1 evaluations, fewer than the 5").c_str()),
-                       InputError);
+  CHECK_THROWS_WITH_AS(explore::compare_runs({b}, {b}, axis),
+                       doctest::Contains((b + ": 1 evaluations, fewer than the 5").c_str()), InputError);
   axis = {};
   axis.split_against = 3;
-  CHECK_THROWS_WITH_AS(explore::compare_runs({b}, {b}, axis), doctest::Contains("fewer than one part of 3"), InputError);
+  CHECK_THROWS_WITH_AS(explore::compare_runs({b}, {b}, axis), doctest::Contains("fewer than one part of 3"),
+                       InputError);
   axis = {};
   axis.reference = pareto::Point{10, 1, 5};
-  CHECK_THROWS_WITH_AS(explore::compare_runs({b}, {b}, axis), doctest::Contains("2 objectives, but the reference has 3"),
-                       InputError);
-  CHECK_THROWS_AS(explore::compare_runs({temp_root.dir("empty").string() + "/missing"}, {b}, {}), InputError);
+  CHECK_THROWS_WITH_AS(explore::compare_runs({b}, {b}, axis),
+                       doctest::Contains("2 objectives, but the reference has 3"), InputError);
+  CHECK_THROWS_AS(explore::compare_runs({run_comparison_root.dir("empty").string() + "/missing"}, {b}, {}), InputError);
 }

@@ -51,10 +51,11 @@ TEST_CASE("this process runs an AVX2 kernel wherever the CPU has AVX2, and the e
 TEST_CASE("on a CPU OpenBLAS does not know, dpareto starts again with the kernel chosen from the CPU") {
   const char* kernel = openblas_kernel_for(this_cpu());
   if (kernel == nullptr) return;  // below AVX2 nothing is chosen
-  // The preloaded stand-in names OpenBLAS's generic kernel until OPENBLAS_CORETYPE is set.
-  REQUIRE(setenv("LD_PRELOAD", DPARETO_FAKE_CORENAME, 1) == 0);
+  // The preloaded stand-in names OpenBLAS's generic kernel until OPENBLAS_CORETYPE is set; a
+  // kernel the user chose (OPENBLAS_CORETYPE in the environment running the tests) would stand.
+  const dpareto::test::ScopedEnv no_user_choice("OPENBLAS_CORETYPE", nullptr);
+  const dpareto::test::ScopedEnv preload("LD_PRELOAD", DPARETO_FAKE_CORENAME);
   const auto r = dpareto::test::run_cli("version");
-  unsetenv("LD_PRELOAD");
   CHECK(r.status == 0);
   CAPTURE(r.output);
   CHECK(r.output.find(std::string(", kernel ") + kernel + " (chosen by dpareto from the CPU's instruction sets)") !=

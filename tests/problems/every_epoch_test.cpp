@@ -16,7 +16,7 @@ using namespace dpareto;
 
 namespace {
 
-problems::DpTrainingProblem synthetic(problems::ProblemOptions options) {
+problems::DpTrainingProblem synthetic_problem(problems::ProblemOptions options) {
   options["train_subset"] = "1500";
   return problems::DpTrainingProblem(
       {"synthetic-logreg-sgd", problems::DataSource::synthetic, learn::logistic_regression(20)}, options);
@@ -27,8 +27,9 @@ problems::DpTrainingProblem synthetic(problems::ProblemOptions options) {
 TEST_CASE("observe=every-epoch: each earlier epoch's result is the evaluation of that many epochs") {
   for (const char* optimizer_sampling : {"poisson", "fixed"}) {
     CAPTURE(optimizer_sampling);
-    const auto every = synthetic({{"observe", "every-epoch"}, {"repeats", "3"}, {"sampling", optimizer_sampling}});
-    const auto final_only = synthetic({{"repeats", "3"}, {"sampling", optimizer_sampling}});
+    const auto every =
+        synthetic_problem({{"observe", "every-epoch"}, {"repeats", "3"}, {"sampling", optimizer_sampling}});
+    const auto final_only = synthetic_problem({{"repeats", "3"}, {"sampling", optimizer_sampling}});
     CHECK(every.settings().count("observe") == 1);
     CHECK(final_only.settings().count("observe") == 0);  // earlier studies keep their identity
     const space::Params params{5, 64, 0.05, 1.1, 1};     // epochs, lot, learning rate, sigma, clip
@@ -67,15 +68,15 @@ TEST_CASE("observe=every-epoch: each earlier epoch's result is the evaluation of
     CHECK(evaluation.epsilon == plain.epsilon);
   }
   // One epoch has no earlier one.
-  CHECK(synthetic({{"observe", "every-epoch"}, {"repeats", "2"}})
+  CHECK(synthetic_problem({{"observe", "every-epoch"}, {"repeats", "2"}})
             .evaluate({1, 64, 0.05, 1.1, 1}, 1)
             .intermediate.empty());
 }
 
 TEST_CASE("observe: a bad value, or every-epoch with calibrated noise, is refused in one line") {
-  CHECK_THROWS_WITH_AS(synthetic({{"observe", "sometimes"}}),
+  CHECK_THROWS_WITH_AS(synthetic_problem({{"observe", "sometimes"}}),
                        doctest::Contains("option observe=sometimes: expected final or every-epoch"), InputError);
-  CHECK_THROWS_WITH_AS(synthetic({{"observe", "every-epoch"}, {"noise", "calibrated"}}),
+  CHECK_THROWS_WITH_AS(synthetic_problem({{"observe", "every-epoch"}, {"noise", "calibrated"}}),
                        doctest::Contains("does not go with noise=calibrated"), InputError);
 }
 

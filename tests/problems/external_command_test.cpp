@@ -21,7 +21,7 @@ using namespace dpareto::problems;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_oracle_test_");
+const dpareto::test::TempRoot external_command_root("dpareto_oracle_test_");
 
 space::Space two_params() {
   return space::Space({{"lr", space::Kind::continuous, space::Scale::log, 0.001, 0.1, {}},
@@ -69,7 +69,7 @@ TEST_CASE("{seed32} is the seed's low 32 bits and {worker} the evaluation's slot
   }
   CHECK(p.command_line({0.01, 5}, seed)[6] == "0");  // restored when the scope ends
 
-  const auto dir = temp_root.dir("env32");
+  const auto dir = external_command_root.dir("env32");
   const fs::path script = dir / "env.sh";
   std::ofstream(script)
       << "#!/bin/sh\necho \"{\\\"epsilon\\\": $DPARETO_WORKER, \\\"utility\\\": 0.$DPARETO_SEED32}\"\n";
@@ -107,7 +107,7 @@ TEST_CASE("bad templates are refused with the source named") {
 }
 
 TEST_CASE("a value can never become shell syntax: there is no shell, and values are plain numbers") {
-  const auto dir = temp_root.dir("injection");
+  const auto dir = external_command_root.dir("injection");
   ExternalCommandOptions options;
   options.command = "touch " + (dir / "pwned").string() + "{lr};echo";  // ';' stays inside one argv word
   ExternalCommandProblem p(two_params(), options);
@@ -118,7 +118,7 @@ TEST_CASE("a value can never become shell syntax: there is no shell, and values 
 }
 
 TEST_CASE("external oracle: success, failure, garbage, NaN, timeout") {
-  const auto dir = temp_root.dir("outcomes");
+  const auto dir = external_command_root.dir("outcomes");
   SUBCASE("success, with the values reaching the script and stderr logged") {
     auto p = oracle(dir, "ok",
                     "echo \"training with $*\" >&2\n"
@@ -207,7 +207,7 @@ TEST_CASE("external oracle: success, failure, garbage, NaN, timeout") {
 }
 
 TEST_CASE("space.json: parsing, defaults and one-line errors naming the file") {
-  const auto dir = temp_root.dir("space");
+  const auto dir = external_command_root.dir("space");
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(dir / name) << text;
     return (dir / name).string();
@@ -249,7 +249,7 @@ TEST_CASE("space.json: parsing, defaults and one-line errors naming the file") {
 }
 
 TEST_CASE("external oracle: hostile or chatty output is a failed evaluation with its reason, never a crash") {
-  const auto dir = temp_root.dir("hostile");
+  const auto dir = external_command_root.dir("hostile");
   SUBCASE("deeply nested JSON (it overflowed the parser's stack) is refused by its depth") {
     auto p = oracle(dir, "nested", "python3 -c \"print('[' * 200000)\"");
     const auto e = p.evaluate({0.01, 7}, 5);
@@ -290,7 +290,7 @@ TEST_CASE("external oracle: hostile or chatty output is a failed evaluation with
 }
 
 TEST_CASE("external oracle: a symlink planted at the log's name is not followed") {
-  const auto dir = temp_root.dir("symlink");
+  const auto dir = external_command_root.dir("symlink");
   auto p = oracle(dir, "ok", "echo 'secret written to the log' >&2\necho '{\"epsilon\": 1, \"utility\": 0.5}'");
   const fs::path victim = dir / "victim.txt";
   std::ofstream(victim) << "untouched\n";

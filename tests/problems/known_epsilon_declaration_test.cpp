@@ -14,7 +14,7 @@ using namespace dpareto::problems;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_known_epsilon_test_");
+const dpareto::test::TempRoot known_epsilon_declaration_root("dpareto_known_epsilon_test_");
 
 space::Space dpsgd_space() {
   return space::Space({{"lr", space::Kind::continuous, space::Scale::log, 0.001, 0.1, {}},
@@ -30,8 +30,8 @@ nlohmann::json declaration() {
 }
 
 // An oracle printing `output` (a JSON object) under the declaration.
-ExternalCommandProblem oracle(const std::string& name, const std::string& output) {
-  const fs::path script = temp_root.dir("oracles") / (name + ".sh");
+ExternalCommandProblem declared_oracle(const std::string& name, const std::string& output) {
+  const fs::path script = known_epsilon_declaration_root.dir("oracles") / (name + ".sh");
   std::ofstream(script) << "#!/bin/sh\necho '" << output << "'\n";
   fs::permissions(script, fs::perms::owner_all);
   ExternalCommandOptions options;
@@ -88,7 +88,7 @@ TEST_CASE("known_epsilon: the oracle's output is accounted by the declaration, a
   const space::Params p{0.01, 5, 256, 1.1};
   const double declared = privacy::dpsgd_epsilon(privacy::Sampling::poisson, 256.0 / 60000, 1.1, 5 * 234, 1e-5).epsilon;
   SUBCASE("no epsilon printed: dpareto's") {
-    const auto problem = oracle("silent", "{\"utility\": 0.8}");
+    const auto problem = declared_oracle("silent", "{\"utility\": 0.8}");
     CHECK(problem.known_privacy_obstacle().empty());
     CHECK(problem.search_privacy(p) >= declared);  // no command run: the declaration alone
     const auto e = problem.evaluate(p, 1);
@@ -99,16 +99,16 @@ TEST_CASE("known_epsilon: the oracle's output is accounted by the declaration, a
     CHECK(problem.settings().at("known_epsilon") == declaration().dump());
   }
   SUBCASE("an epsilon within 5 % is replaced by the declared one") {
-    const auto e =
-        oracle("close", "{\"epsilon\": " + std::to_string(declared * 1.03) + ", \"utility\": 0.8}").evaluate(p, 1);
+    const auto e = declared_oracle("close", "{\"epsilon\": " + std::to_string(declared * 1.03) + ", \"utility\": 0.8}")
+                       .evaluate(p, 1);
     REQUIRE(e.ok);
     CHECK(e.epsilon == declared);
   }
   SUBCASE("an epsilon far from the declaration, or another delta, fails the evaluation") {
-    const auto far = oracle("far", "{\"epsilon\": 0.1, \"utility\": 0.8}").evaluate(p, 1);
+    const auto far = declared_oracle("far", "{\"epsilon\": 0.1, \"utility\": 0.8}").evaluate(p, 1);
     CHECK_FALSE(far.ok);
     CHECK(far.message.find("output \"epsilon\" 0.1 is not the declared known_epsilon's") != std::string::npos);
-    const auto delta = oracle("delta", "{\"utility\": 0.8, \"delta\": 1e-6}").evaluate(p, 1);
+    const auto delta = declared_oracle("delta", "{\"utility\": 0.8, \"delta\": 1e-6}").evaluate(p, 1);
     CHECK_FALSE(delta.ok);
     CHECK(delta.message.find("output \"delta\" 1e-06 is not") != std::string::npos);
   }

@@ -15,9 +15,9 @@ using namespace dpareto::problems;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_oracle_intermediate_test_");
+const dpareto::test::TempRoot oracle_intermediate_root("dpareto_oracle_intermediate_test_");
 
-space::Space dpsgd_space() {
+space::Space intermediate_space() {
   return space::Space({{"lr", space::Kind::continuous, space::Scale::log, 0.001, 0.1, {}},
                        {"epochs", space::Kind::integer, space::Scale::linear, 1, 20, {}},
                        {"batch", space::Kind::integer, space::Scale::linear, 16, 512, {}},
@@ -33,19 +33,19 @@ KnownEpsilonDeclaration declared_dpsgd() {
                               {"epochs", "epochs"},
                               {"lot_size", "batch"},
                               {"noise_multiplier", "sigma"}},
-                             dpsgd_space(), "space.json");
+                             intermediate_space(), "space.json");
 }
 
 // An oracle printing `output`, with the DP-SGD declaration when `known`.
-ExternalCommandProblem oracle(const std::string& name, const std::string& output, bool known = false) {
-  const fs::path script = temp_root.dir("oracles") / (name + ".sh");
+ExternalCommandProblem intermediate_oracle(const std::string& name, const std::string& output, bool known = false) {
+  const fs::path script = oracle_intermediate_root.dir("oracles") / (name + ".sh");
   std::ofstream(script) << "#!/bin/sh\necho '" << output << "'\n";
   fs::permissions(script, fs::perms::owner_all);
   ExternalCommandOptions options;
   options.command = script.string() + " {lr} {epochs} {batch} {sigma}";
   options.delta = 1e-5;
   if (known) options.known_epsilon = declared_dpsgd();
-  return ExternalCommandProblem(dpsgd_space(), options);
+  return ExternalCommandProblem(intermediate_space(), options);
 }
 
 const space::Params kSetting{0.01, 3, 256, 1.1};
@@ -54,9 +54,10 @@ const space::Params kSetting{0.01, 3, 256, 1.1};
 
 TEST_CASE("oracle intermediate results: the settings they name, with their epsilon and utility") {
   const auto e =
-      oracle("good", R"({"epsilon": 1.5, "utility": 0.9, "intermediate": [)"
-                     R"({"epochs": 1, "epsilon": 0.7, "utility": 0.8, "utility_min": 0.75, "utility_max": 0.85},)"
-                     R"({"epochs": 2, "epsilon": 1.1, "utility": 0.86}]})")
+      intermediate_oracle("good",
+                          R"({"epsilon": 1.5, "utility": 0.9, "intermediate": [)"
+                          R"({"epochs": 1, "epsilon": 0.7, "utility": 0.8, "utility_min": 0.75, "utility_max": 0.85},)"
+                          R"({"epochs": 2, "epsilon": 1.1, "utility": 0.86}]})")
           .evaluate(kSetting, 1);
   REQUIRE_MESSAGE(e.ok, e.message);
   REQUIRE(e.intermediate.size() == 2);
@@ -71,15 +72,17 @@ TEST_CASE("oracle intermediate results: the settings they name, with their epsil
 
 TEST_CASE("oracle intermediate results under known_epsilon: dpareto accounts each setting's epsilon") {
   const auto d = declared_dpsgd();
-  const auto e = oracle("known", R"({"utility": 0.9, "intermediate": [{"epochs": 1, "utility": 0.8}]})", true)
-                     .evaluate(kSetting, 1);
+  const auto e =
+      intermediate_oracle("known", R"({"utility": 0.9, "intermediate": [{"epochs": 1, "utility": 0.8}]})", true)
+          .evaluate(kSetting, 1);
   REQUIRE_MESSAGE(e.ok, e.message);
   REQUIRE(e.intermediate.size() == 1);
   CHECK(e.intermediate[0].epsilon == d.epsilon({0.01, 1, 256, 1.1}, privacy::default_orders()));
   CHECK(e.epsilon == d.epsilon(kSetting, privacy::default_orders()));
   // A printed ε the declaration disagrees with fails the evaluation, naming the result.
   const auto off =
-      oracle("known-off", R"({"utility": 0.9, "intermediate": [{"epochs": 1, "epsilon": 9, "utility": 0.8}]})", true)
+      intermediate_oracle("known-off",
+                          R"({"utility": 0.9, "intermediate": [{"epochs": 1, "epsilon": 9, "utility": 0.8}]})", true)
           .evaluate(kSetting, 1);
   CHECK_FALSE(off.ok);
   CHECK(off.message.find("output \"intermediate\"[0] \"epsilon\" 9 is not the declared known_epsilon's") !=
@@ -89,7 +92,8 @@ TEST_CASE("oracle intermediate results under known_epsilon: dpareto accounts eac
 TEST_CASE("oracle intermediate results: bad lists fail the evaluation with their reason") {
   const auto failure = [](const std::string& name, const std::string& intermediate) {
     const auto e =
-        oracle(name, R"({"epsilon": 1.5, "utility": 0.9, "intermediate": )" + intermediate + "}").evaluate(kSetting, 1);
+        intermediate_oracle(name, R"({"epsilon": 1.5, "utility": 0.9, "intermediate": )" + intermediate + "}")
+            .evaluate(kSetting, 1);
     CHECK_FALSE(e.ok);
     return e.message;
   };

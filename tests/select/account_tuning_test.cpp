@@ -19,9 +19,9 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_account_tuning_test_");
+const dpareto::test::TempRoot account_tuning_root("dpareto_account_tuning_test_");
 
-const char* kCandidates = R"({"problem": "synthetic-logreg-sgd", "candidates": [
+const char* kAccountCandidates = R"({"problem": "synthetic-logreg-sgd", "candidates": [
     {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
     {"epochs": 3, "lot_size": 128, "learning_rate": 0.04, "clip_norm": 1},
     {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";
@@ -60,8 +60,8 @@ std::string certified_sizes(const nlohmann::json& c) {
 }  // namespace
 
 TEST_CASE("account tuning --method equals tune's certificate for all five methods") {
-  const auto dir = temp_root.dir("same");
-  { std::ofstream(dir / "cands.json") << kCandidates; }
+  const auto dir = account_tuning_root.dir("same");
+  { std::ofstream(dir / "cands.json") << kAccountCandidates; }
   const std::string cands = " --candidates " + (dir / "cands.json").string();
   const Case cases[] = {
       {"random-stopping", "fixed", "--method random-stopping --mu 3 --target-epsilon 2"},
@@ -107,8 +107,8 @@ TEST_CASE("account tuning --method equals tune's certificate for all five method
 }
 
 TEST_CASE("account tuning --method prints text and rejects bad input with one line, exit 2") {
-  const auto dir = temp_root.dir("bad");
-  { std::ofstream(dir / "cands.json") << kCandidates; }
+  const auto dir = account_tuning_root.dir("bad");
+  { std::ofstream(dir / "cands.json") << kAccountCandidates; }
   const std::string common =
       problem_flags("fixed") + " --candidates " + (dir / "cands.json").string() + " --delta 1e-5";
   const auto text = run_cli("account tuning " + common + " --method grid --target-epsilon 3");

@@ -24,14 +24,14 @@ using namespace dpareto::problems;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_candidate_scope_test_");
+const dpareto::test::TempRoot candidate_scope_root("dpareto_candidate_scope_test_");
 
 const std::string kProblem =
     "--problem synthetic-logreg-sgd --set train_subset=1500 --set threads=2 --max-epochs 3 --repeats 2";
 
 // Explores on `split` (budget 6) and picks 3 candidates; returns the candidate file.
 fs::path explore_and_pick(const std::string& name, const std::string& split) {
-  const auto dir = temp_root.dir(name);
+  const auto dir = candidate_scope_root.dir(name);
   const auto r = run_cli("explore " + kProblem + " --set split=" + split + " --budget 6 --init 4 --seed 3 --out " +
                          (dir / "run").string());
   REQUIRE_MESSAGE(r.status == 0, r.output);
@@ -152,7 +152,7 @@ TEST_CASE("private front: refused unless acknowledged, then the certificate says
 }
 
 TEST_CASE("hand-written lists, other features, bad measured_on and the private test split") {
-  const auto dir = temp_root.dir("hand");
+  const auto dir = candidate_scope_root.dir("hand");
   const std::string list = R"("problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}])";
   std::ofstream(dir / "hand.json") << "{" << list << "}";

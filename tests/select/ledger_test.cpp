@@ -18,14 +18,14 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_ledger_test_");
+const dpareto::test::TempRoot ledger_root("dpareto_ledger_test_");
 
-const char* kCandidates = R"({"problem": "synthetic-logreg-sgd", "candidates": [
+const char* kLedgerCandidates = R"({"problem": "synthetic-logreg-sgd", "candidates": [
     {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
     {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";
 
 std::string tune_flags(const fs::path& dir, const fs::path& ledger, const std::string& method, const std::string& out) {
-  std::ofstream(dir / "c.json") << kCandidates;
+  std::ofstream(dir / "c.json") << kLedgerCandidates;
   return "tune --problem synthetic-logreg-sgd --set train_subset=1500 --set threads=2 --max-epochs 4 --candidates " +
          (dir / "c.json").string() + " --delta 1e-5 --seed 3 --target-epsilon 1 " + method + " --ledger " +
          ledger.string() + " --out " + (dir / out).string();
@@ -49,7 +49,7 @@ std::pair<std::vector<double>, std::vector<double>> whole_curve(const nlohmann::
 }  // namespace
 
 TEST_CASE("ledger: two runs compose as their certificates do by hand; a cap refuses the third") {
-  const auto dir = temp_root.dir("compose");
+  const auto dir = ledger_root.dir("compose");
   const auto ledger = dir / "adult.ledger.json";
   const auto first = run_cli(tune_flags(dir, ledger, "--method random-stopping --mu 4", "a"));
   REQUIRE_MESSAGE(first.status == 0, first.output);
@@ -93,8 +93,8 @@ TEST_CASE("ledger: two runs compose as their certificates do by hand; a cap refu
 }
 
 TEST_CASE("ledger: the default ledger is per dataset, found again by --problem") {
-  const auto dir = temp_root.dir("default");
-  std::ofstream(dir / "c.json") << kCandidates;
+  const auto dir = ledger_root.dir("default");
+  std::ofstream(dir / "c.json") << kLedgerCandidates;
   const std::string problem = "--problem synthetic-logreg-sgd --set train_subset=1500 --set threads=2 --max-epochs 4";
   const auto r = run_cli("tune " + problem + " --candidates " + (dir / "c.json").string() +
                          " --delta 1e-5 --seed 3 --target-epsilon 1 --method random-stopping --mu 4 --out " +
@@ -109,7 +109,7 @@ TEST_CASE("ledger: the default ledger is per dataset, found again by --problem")
 }
 
 TEST_CASE("ledger: corrupt, foreign, or bad caps: one line naming the file or value, exit 2, ledger untouched") {
-  const auto dir = temp_root.dir("bad");
+  const auto dir = ledger_root.dir("bad");
   const auto corrupt = dir / "corrupt.json";
   std::ofstream(corrupt) << "{\"format\": \"dpareto-ledger 1\", \"entries\": [";
   const std::string corrupt_text = read_text(corrupt);

@@ -26,7 +26,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_leaks_test_");
+const dpareto::test::TempRoot privacy_leaks_root("dpareto_leaks_test_");
 
 // --- DP-HYPE: the vote sum's sensitivity by brute force -----------------------------------------
 
@@ -160,7 +160,7 @@ struct TuneRun {
   fs::path out;
 };
 
-TuneRun run_tune(const fs::path& dir, const std::string& candidates, const std::string& flags) {
+TuneRun run_leak_tune(const fs::path& dir, const std::string& candidates, const std::string& flags) {
   std::ofstream(dir / "cands.json") << candidates;
   const auto out = dir / "out";
   const auto r = run_cli("tune --candidates " + (dir / "cands.json").string() + " " + flags + " --out " + out.string());
@@ -173,7 +173,7 @@ nlohmann::json certificate(const fs::path& out) {
 }
 
 const char* kSynthetic = "--problem synthetic-logreg-sgd --set train_subset=1500 --set threads=2 --max-epochs 4";
-const std::string kCandidates = R"({"problem": "synthetic-logreg-sgd", "candidates": [
+const std::string kLeakCandidates = R"({"problem": "synthetic-logreg-sgd", "candidates": [
     {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
     {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";
 
@@ -182,11 +182,11 @@ const std::string kCandidates = R"({"problem": "synthetic-logreg-sgd", "candidat
 TEST_CASE("DP-HYPE with label-skewed clients under replace-one accounts 8k, under add/remove 2k") {
   for (const std::string sampling : {"fixed", "poisson"}) {
     CAPTURE(sampling);
-    const auto dir = temp_root.dir("hype_" + sampling);
-    const auto r = run_tune(dir, kCandidates,
-                            std::string(kSynthetic) + " --set sampling=" + sampling +
-                                " --method dp-hype --clients 4 --client-split label-skew --top-k 1 "
-                                "--target-epsilon 2 --delta 1e-5 --seed 3");
+    const auto dir = privacy_leaks_root.dir("hype_" + sampling);
+    const auto r = run_leak_tune(dir, kLeakCandidates,
+                                 std::string(kSynthetic) + " --set sampling=" + sampling +
+                                     " --method dp-hype --clients 4 --client-split label-skew --top-k 1 "
+                                     "--target-epsilon 2 --delta 1e-5 --seed 3");
     REQUIRE_MESSAGE(r.status == 0, r.output);
     const auto c = certificate(r.out);
     const auto& vote = c["components"][0];
@@ -203,10 +203,10 @@ TEST_CASE("DP-HYPE with label-skewed clients under replace-one accounts 8k, unde
 
 TEST_CASE("the certificate names its neighbouring relation, public sizes and the floating-point caveat") {
   for (const std::string sampling : {"fixed", "poisson"}) {
-    const auto dir = temp_root.dir("assume_" + sampling);
-    const auto r = run_tune(dir, kCandidates,
-                            std::string(kSynthetic) + " --set sampling=" + sampling +
-                                " --method random-stopping --mu 4 --target-epsilon 2 --delta 1e-5 --seed 4");
+    const auto dir = privacy_leaks_root.dir("assume_" + sampling);
+    const auto r = run_leak_tune(dir, kLeakCandidates,
+                                 std::string(kSynthetic) + " --set sampling=" + sampling +
+                                     " --method random-stopping --mu 4 --target-epsilon 2 --delta 1e-5 --seed 4");
     REQUIRE_MESSAGE(r.status == 0, r.output);
     const auto c = certificate(r.out);
     const auto& a = c["assumptions"];
@@ -223,7 +223,7 @@ TEST_CASE("the certificate names its neighbouring relation, public sizes and the
 TEST_CASE("one record with a huge feature no longer decides whether tune releases a model") {
   // The audit's counterexample: a LIBSVM row "+1 3:1e30" made every run diverge, so the release
   // itself revealed the row. With it, every seeded run releases, as without it.
-  const auto dir = temp_root.dir("huge");
+  const auto dir = privacy_leaks_root.dir("huge");
   fs::create_directories(dir / "data" / "adult");
   dpareto::test::write_libsvm(dir / "data" / "adult" / "a9a", 600, 1);
   dpareto::test::write_libsvm(dir / "data" / "adult" / "a9a.t", 200, 2);
@@ -233,13 +233,13 @@ TEST_CASE("one record with a huge feature no longer decides whether tune release
       {"epochs": 1, "lot_size": 16, "learning_rate": 0.02, "clip_norm": 1}]})";
   for (int seed = 1; seed <= 4; ++seed) {
     CAPTURE(seed);
-    const auto run_dir = temp_root.dir("huge_run" + std::to_string(seed));
+    const auto run_dir = privacy_leaks_root.dir("huge_run" + std::to_string(seed));
     const auto r =
-        run_tune(run_dir, candidates,
-                 "--problem adult-logreg-sgd --data-dir " + (dir / "data").string() +
-                     " --set threads=1 --method random-stopping --mu 6 --score-epsilon 0.05 --target-epsilon 4 "
-                     "--delta 1e-5 --seed " +
-                     std::to_string(seed));
+        run_leak_tune(run_dir, candidates,
+                      "--problem adult-logreg-sgd --data-dir " + (dir / "data").string() +
+                          " --set threads=1 --method random-stopping --mu 6 --score-epsilon 0.05 --target-epsilon 4 "
+                          "--delta 1e-5 --seed " +
+                          std::to_string(seed));
     REQUIRE_MESSAGE(r.status == 0, r.output);
     const auto c = certificate(r.out);
     CHECK_FALSE(c["selected"].is_null());
@@ -248,7 +248,7 @@ TEST_CASE("one record with a huge feature no longer decides whether tune release
 }
 
 TEST_CASE("a non-finite or out-of-range feature in a data file: one line naming file, line and value, exit 2") {
-  const auto dir = temp_root.dir("badvalue");
+  const auto dir = privacy_leaks_root.dir("badvalue");
   fs::create_directories(dir / "data" / "adult");
   dpareto::test::write_libsvm(dir / "data" / "adult" / "a9a", 50, 1);
   dpareto::test::write_libsvm(dir / "data" / "adult" / "a9a.t", 20, 2);

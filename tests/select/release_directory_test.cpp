@@ -18,7 +18,7 @@ using dpareto::test::run_cli;
 using namespace dpareto::select;
 
 namespace {
-const dpareto::test::TempRoot temp_root("dpareto_release_test_");
+const dpareto::test::TempRoot release_directory_root("dpareto_release_test_");
 
 std::size_t entries(const fs::path& dir) {
   std::size_t n = 0;
@@ -28,7 +28,7 @@ std::size_t entries(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("write_release_directory: a new release replaces the old one whole; nothing else is left") {
-  const auto root = temp_root.dir("swap");
+  const auto root = release_directory_root.dir("swap");
   const auto out = root / "out";
   Eigen::VectorXf w(3);
   w << 1, 2, 3;
@@ -42,7 +42,7 @@ TEST_CASE("write_release_directory: a new release replaces the old one whole; no
 }
 
 TEST_CASE("check_release_directory: a directory with other files, or a file, is refused") {
-  const auto root = temp_root.dir("refuse");
+  const auto root = release_directory_root.dir("refuse");
   CHECK_NOTHROW(check_release_directory(root / "absent"));
   fs::create_directories(root / "mine");
   std::ofstream(root / "mine" / "notes.txt") << "keep me";
@@ -53,7 +53,7 @@ TEST_CASE("check_release_directory: a directory with other files, or a file, is 
 }
 
 TEST_CASE("tune --out over a foreign directory is refused before any budget is spent") {
-  const auto dir = temp_root.dir("cli");
+  const auto dir = release_directory_root.dir("cli");
   std::ofstream(dir / "c.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 1, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1}]})";
   fs::create_directories(dir / "results");

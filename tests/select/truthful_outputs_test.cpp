@@ -21,7 +21,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_truthful_test_");
+const dpareto::test::TempRoot truthful_outputs_root("dpareto_truthful_test_");
 
 // D_α(N(m1, v1) ‖ N(0, v2)) in one dimension by quadrature of ∫ p^α q^{1−α}.
 double renyi_1d(double alpha, double m1, double v1, double v2) {
@@ -36,7 +36,7 @@ double renyi_1d(double alpha, double m1, double v1, double v2) {
 }
 
 nlohmann::json tune_certificate(const std::string& name, const std::string& flags) {
-  const auto dir = temp_root.dir(name);
+  const auto dir = truthful_outputs_root.dir(name);
   std::ofstream(dir / "c.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
       {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";
@@ -107,7 +107,7 @@ TEST_CASE("tune propose-test: the doubling level is reported as such, not as a v
 
 TEST_CASE("tune warns when the released model is no better than the majority class") {
   // Labels independent of the features, 90 % negative: no model beats always answering "negative".
-  const auto dir = temp_root.dir("majority");
+  const auto dir = truthful_outputs_root.dir("majority");
   fs::create_directories(dir / "data" / "adult");
   for (const std::string name : {"a9a", "a9a.t"}) {
     std::ofstream out(dir / "data" / "adult" / name);

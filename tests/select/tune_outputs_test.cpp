@@ -18,7 +18,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_tune_outputs_test_");
+const dpareto::test::TempRoot tune_outputs_root("dpareto_tune_outputs_test_");
 
 // The keys named in the first column of the table: `a.b`, `c[].d`; `x.*` stands for any child of x;
 // with each key's "depends on" cell (the third column).
@@ -71,7 +71,7 @@ void walk(const nlohmann::json& j, const std::string& prefix, std::set<std::stri
 TEST_CASE("tune writes only documented files and certificate keys") {
   const auto keys = documented_keys();
   CHECK(keys.size() > 60);
-  const auto dir = temp_root.dir("runs");
+  const auto dir = tune_outputs_root.dir("runs");
   std::ofstream(dir / "c.json") << R"({"problem": "synthetic-logreg-sgd", "candidates": [
       {"epochs": 2, "lot_size": 64, "learning_rate": 0.05, "clip_norm": 1},
       {"epochs": 1, "lot_size": 32, "learning_rate": 0.02, "clip_norm": 1}]})";

@@ -31,7 +31,7 @@ using dpareto::test::run_cli;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_tune_test_");
+const dpareto::test::TempRoot tune_root("dpareto_tune_test_");
 
 void write_text(const fs::path& p, const std::string& text) {
   std::ofstream(p) << text;
@@ -44,7 +44,7 @@ const char* kProblemFlags =
 }  // namespace
 
 TEST_CASE("model file round trip and bad files") {
-  const auto dir = temp_root.dir("model");
+  const auto dir = tune_root.dir("model");
   ModelFile m{"logreg", Eigen::VectorXf(3)};
   m.weights << 1.5f, -2.25f, 3e-7f;
   write_model_file((dir / "m.bin").string(), m);
@@ -92,7 +92,7 @@ struct Tuned {
 // Runs `dpareto tune` on the candidates and returns the certificate (REQUIREs success).
 Tuned run_tune(const std::string& name, const char* candidates, const std::string& flags,
                const std::string& problem_flags = kProblemFlags) {
-  const auto dir = temp_root.dir(name);
+  const auto dir = tune_root.dir(name);
   write_text(dir / "cands.json", candidates);
   const auto out = dir / "out";
   const auto r = run_cli("tune " + problem_flags + " --candidates " + (dir / "cands.json").string() + " " + flags +
@@ -202,7 +202,7 @@ TEST_CASE("tune --test-split private releases nothing computed on the test split
   const auto bad = run_cli("tune " + std::string(kProblemFlags) +
                            " --candidates x.json --method grid --target-epsilon 1 "
                            "--delta 1e-5 --test-split secret --out " +
-                           (temp_root.dir("bad-split") / "o").string());
+                           (tune_root.dir("bad-split") / "o").string());
   CHECK(bad.status == 2);
   CHECK(bad.output.find("--test-split 'secret' is not public or private") != std::string::npos);
 }
@@ -390,7 +390,7 @@ TEST_CASE("tune dp-hype: record-level vote curve composed with the final trainin
 }
 
 TEST_CASE("tune rejects bad input with one line and writes nothing") {
-  const auto dir = temp_root.dir("bad");
+  const auto dir = tune_root.dir("bad");
   write_text(dir / "empty.json", R"({"problem": "synthetic-logreg-sgd", "candidates": []})");
   write_text(dir / "broken.json", R"({"problem": "synthetic-logreg-sgd", "candidates": [ {"epochs": )");
   write_text(

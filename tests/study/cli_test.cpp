@@ -23,13 +23,9 @@ namespace {
 
 const fs::path source = DPARETO_SOURCE_DIR;
 
-const dpareto::test::TempRoot temp_root("dpareto_cli_test_");
+const dpareto::test::TempRoot cli_root("dpareto_cli_test_");
 
 using dpareto::test::read_text;
-
-pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
-  return dpareto::test::spawn_cli(dir, args);
-}
 
 struct Result {
   int status;
@@ -38,7 +34,7 @@ struct Result {
 
 Result run(const fs::path& dir, const std::vector<std::string>& args) {
   int status = 0;
-  ::waitpid(spawn(dir, args), &status, 0);
+  ::waitpid(dpareto::test::spawn_cli(dir, args), &status, 0);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(dir / "stderr.txt")};
 }
 
@@ -76,7 +72,7 @@ void check_one_line_error(const Result& r, const std::string& fragment) {
 }  // namespace
 
 TEST_CASE("CLI: --workers 3 keeps three distinct evaluations running; export regenerates the run directory") {
-  const auto dir = temp_root.dir("workers");
+  const auto dir = cli_root.dir("workers");
   const auto r = run(dir, {"explore", "--problem", "svt", "--budget", "12", "--init", "3", "--workers", "3", "--seed",
                            "1", "--study", "svt.db", "--out", "out"});
   INFO(r.err);
@@ -93,8 +89,8 @@ TEST_CASE("CLI: --workers 3 keeps three distinct evaluations running; export reg
 }
 
 TEST_CASE("CLI: an external-oracle study killed with SIGKILL resumes with its completed evaluations intact") {
-  const auto dir = temp_root.dir("kill");
-  const pid_t pid = spawn(dir, oracle_run("s.db", 12, 0.15, "2"));
+  const auto dir = cli_root.dir("kill");
+  const pid_t pid = dpareto::test::spawn_cli(dir, oracle_run("s.db", 12, 0.15, "2"));
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
@@ -120,7 +116,7 @@ TEST_CASE("CLI: an external-oracle study killed with SIGKILL resumes with its co
 }
 
 TEST_CASE("CLI: bad input is one line naming the file and the problem, exit non-zero, database untouched") {
-  const auto dir = temp_root.dir("bad");
+  const auto dir = cli_root.dir("bad");
   std::ofstream(dir / "notes.txt") << "not a database\n";
   check_one_line_error(run(dir, {"explore", "--problem", "svt", "--study", "notes.txt"}),
                        "notes.txt: not an SQLite database");
@@ -151,7 +147,7 @@ TEST_CASE("CLI: bad input is one line naming the file and the problem, exit non-
 }
 
 TEST_CASE("CLI: export only reads: a study in a directory the user cannot write exports") {
-  const auto dir = temp_root.dir("readonly");
+  const auto dir = cli_root.dir("readonly");
   const auto studies = dir / "studies";
   fs::create_directories(studies);
   REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study",
@@ -190,7 +186,7 @@ TEST_CASE("CLI: export only reads: a study in a directory the user cannot write 
 }
 
 TEST_CASE("CLI: a study in which every evaluation failed can be started afresh with corrected settings") {
-  const auto dir = temp_root.dir("restart");
+  const auto dir = cli_root.dir("restart");
   std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
   std::ofstream(dir / "oracle.sh") << "#!/bin/sh\necho '{\"epsilon\": 1, \"utility\": 0.5}'\n";
   fs::permissions(dir / "oracle.sh", fs::perms::owner_all);
@@ -217,7 +213,7 @@ TEST_CASE("CLI: a study in which every evaluation failed can be started afresh w
 }
 
 TEST_CASE("CLI: a corrupt explorer state in a study is an error naming the study") {
-  const auto dir = temp_root.dir("corruptstate");
+  const auto dir = cli_root.dir("corruptstate");
   REQUIRE(run(dir, {"explore", "--problem", "svt", "--budget", "3", "--init", "2", "--seed", "1", "--study", "s.db",
                     "--out", "out"})
               .status == 0);
@@ -236,16 +232,16 @@ TEST_CASE("CLI: a corrupt explorer state in a study is an error naming the study
 }
 
 TEST_CASE("CLI: processes on one host share an SQLite study: explore and two workers, every trial once") {
-  const auto dir = temp_root.dir("shared");
+  const auto dir = cli_root.dir("shared");
   const std::string study = (dir / "s.db").string();
   REQUIRE(run(dir, oracle_run(study, 4, 0.1)).status == 0);
   // explore raises the budget to 24 (and evaluates); two workers join it.
-  const pid_t explore = spawn(dir, oracle_run(study, 24, 0.1));
+  const pid_t explore = dpareto::test::spawn_cli(dir, oracle_run(study, 24, 0.1));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // it records the budget of 24 first
   std::vector<pid_t> workers;
   for (int w = 0; w < 2; ++w) {
-    const auto wdir = temp_root.dir("shared-worker" + std::to_string(w));
-    workers.push_back(spawn(wdir, {"worker", study, "--quiet", "--trust-study-command"}));
+    const auto wdir = cli_root.dir("shared-worker" + std::to_string(w));
+    workers.push_back(dpareto::test::spawn_cli(wdir, {"worker", study, "--quiet", "--trust-study-command"}));
   }
   int status = 0;
   REQUIRE(::waitpid(explore, &status, 0) == explore);
@@ -267,7 +263,7 @@ TEST_CASE("CLI: processes on one host share an SQLite study: explore and two wor
 }
 
 TEST_CASE("CLI: a study's recorded oracle command runs only with --trust-study-command") {
-  const auto dir = temp_root.dir("trust");
+  const auto dir = cli_root.dir("trust");
   const std::string study = (dir / "s.db").string();
   // A study made elsewhere whose command would create MARK.
   const std::string mark = (dir / "MARK").string();

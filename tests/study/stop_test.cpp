@@ -23,11 +23,7 @@ using dpareto::test::read_text;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_stop_test_");
-
-pid_t spawn(const fs::path& dir, const std::vector<std::string>& args) {
-  return dpareto::test::spawn_cli(dir, args);
-}
+const dpareto::test::TempRoot stop_root("dpareto_stop_test_");
 
 int wait_status(pid_t pid) {
   int status = 0;
@@ -66,10 +62,11 @@ bool both_gone(pid_t a, pid_t b) {
 TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes") {
   for (int signal : {SIGTERM, SIGHUP, SIGINT}) {
     CAPTURE(signal);
-    const auto dir = temp_root.dir("signal" + std::to_string(signal));
+    const auto dir = stop_root.dir("signal" + std::to_string(signal));
     write_oracle(dir);
-    const pid_t pid = spawn(dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
-                                  "--budget", "4", "--init", "2", "--seed", "1", "--study", "s.db", "--out", "out"});
+    const pid_t pid = dpareto::test::spawn_cli(
+        dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(), "--budget", "4", "--init",
+              "2", "--seed", "1", "--study", "s.db", "--out", "out"});
     const auto [oracle, child] = wait_for_oracle(dir);
     ::kill(pid, signal);
     CHECK(wait_status(pid) == 128 + signal);
@@ -90,28 +87,29 @@ TEST_CASE("SIGTERM, SIGHUP and SIGINT stop explore cleanly and the study resumes
 }
 
 TEST_CASE("explore stops when its first evaluations all fail the same way, and never reports success then") {
-  const auto dir = temp_root.dir("allfail");
+  const auto dir = stop_root.dir("allfail");
   std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
   const std::vector<std::string> base{
       "explore", "--space", "space.json", "--oracle-cmd", "no-such-oracle-program {x}", "--budget", "12", "--init", "4",
       "--seed",  "1",       "--out",      "out"};
-  CHECK(wait_status(spawn(dir, base)) == 1);
+  CHECK(wait_status(dpareto::test::spawn_cli(dir, base)) == 1);
   std::string err = read_text(dir / "stderr.txt");
   CHECK(err.find("the first 3 evaluations all failed: cannot run 'no-such-oracle-program'") != std::string::npos);
   const std::string csv = read_text(dir / "out" / "evaluations.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 4);  // header + 3 rows
   auto keep = base;
   keep.push_back("--keep-going");
-  CHECK(wait_status(spawn(dir, keep)) == 1);
+  CHECK(wait_status(dpareto::test::spawn_cli(dir, keep)) == 1);
   err = read_text(dir / "stderr.txt");
   CHECK(err.find("no evaluation succeeded (12 failed") != std::string::npos);
 }
 
 TEST_CASE("when dpareto is killed with SIGKILL, the oracle and the children it left in the background die too") {
-  const auto dir = temp_root.dir("sigkill");
+  const auto dir = stop_root.dir("sigkill");
   write_oracle(dir);
-  const pid_t pid = spawn(dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
-                                "--budget", "4", "--init", "2", "--seed", "1", "--study", "s.db", "--out", "out"});
+  const pid_t pid =
+      dpareto::test::spawn_cli(dir, {"explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(),
+                                     "--budget", "4", "--init", "2", "--seed", "1", "--study", "s.db", "--out", "out"});
   const auto [oracle, child] = wait_for_oracle(dir);
   ::kill(pid, SIGKILL);
   CHECK(wait_status(pid) == -1);
@@ -119,7 +117,7 @@ TEST_CASE("when dpareto is killed with SIGKILL, the oracle and the children it l
 }
 
 TEST_CASE("an evaluation that was running when dpareto died twice is recorded as failed; a clean stop does not count") {
-  const auto dir = temp_root.dir("crashtwice");
+  const auto dir = stop_root.dir("crashtwice");
   write_oracle(dir);
   // slow.sh hangs while `hang` exists, and otherwise answers at once.
   std::ofstream(dir / "slow.sh")
@@ -143,7 +141,7 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
                                       "out"};
   const auto stop = [&](int signal) {
     fs::remove(dir / "child.pid");
-    const pid_t pid = spawn(dir, args);
+    const pid_t pid = dpareto::test::spawn_cli(dir, args);
     const auto [oracle, child] = wait_for_oracle(dir);
     ::kill(pid, signal);
     wait_status(pid);
@@ -163,7 +161,7 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
   stop(SIGKILL);
   CHECK(starts() == 2);
   fs::remove(dir / "hang");
-  CHECK(wait_status(spawn(dir, args)) == 0);
+  CHECK(wait_status(dpareto::test::spawn_cli(dir, args)) == 0);
   const auto db =
       dpareto::study::StudyDatabase::open((dir / "s.db").string(), dpareto::study::StudyDatabase::Access::read_only);
   REQUIRE(db.completed().size() == 3);
@@ -174,18 +172,18 @@ TEST_CASE("an evaluation that was running when dpareto died twice is recorded as
 }
 
 TEST_CASE("two runs never write the same run directory at once") {
-  const auto dir = temp_root.dir("outlock");
+  const auto dir = stop_root.dir("outlock");
   write_oracle(dir);
   const std::vector<std::string> args{
       "explore", "--space", "space.json", "--oracle-cmd", (dir / "slow.sh").string(), "--budget", "4", "--init", "2",
       "--seed",  "1",       "--out",      "out"};
-  const pid_t first = spawn(dir, args);
+  const pid_t first = dpareto::test::spawn_cli(dir, args);
   const auto [oracle, child] = wait_for_oracle(dir);
-  const auto second_dir = temp_root.dir("outlock-second");
+  const auto second_dir = stop_root.dir("outlock-second");
   auto second_args = args;
   second_args.back() = (dir / "out").string();
   second_args[2] = (dir / "space.json").string();
-  CHECK(wait_status(spawn(second_dir, second_args)) == 2);
+  CHECK(wait_status(dpareto::test::spawn_cli(second_dir, second_args)) == 2);
   const std::string err = read_text(second_dir / "stderr.txt");
   CHECK(err ==
         "dpareto explore: error: --out " + (dir / "out").string() + ": in use by another dpareto process (locked)\n");

@@ -23,7 +23,7 @@ using namespace dpareto::study;
 
 namespace {
 
-const dpareto::test::TempRoot temp_root("dpareto_study_test_");
+const dpareto::test::TempRoot study_database_root("dpareto_study_test_");
 
 StudyIdentity identity() {
   return {"toy",
@@ -126,7 +126,7 @@ bool same(const EvaluationRecord& a, const EvaluationRecord& b) {
 }  // namespace
 
 TEST_CASE("a study written, closed, reopened and continued ends as an uninterrupted one") {
-  const auto dir = temp_root.dir("resume");
+  const auto dir = study_database_root.dir("resume");
   const auto whole = run_study((dir / "whole.db").string(), 12);
   REQUIRE(whole.size() == 12);
   CHECK(run_study((dir / "parts.db").string(), 5).size() == 5);
@@ -147,7 +147,7 @@ TEST_CASE("a study written, closed, reopened and continued ends as an uninterrup
 }
 
 TEST_CASE("evaluations left running are re-queued with their seed, or failed with --no-retry") {
-  const auto dir = temp_root.dir("running");
+  const auto dir = study_database_root.dir("running");
   const auto path = (dir / "s.db").string();
   run_study(path, 3);
   {
@@ -171,7 +171,7 @@ TEST_CASE("evaluations left running are re-queued with their seed, or failed wit
 }
 
 TEST_CASE("parallel workers: proposals are distinct and every result is recorded") {
-  const auto dir = temp_root.dir("workers");
+  const auto dir = study_database_root.dir("workers");
   const auto path = (dir / "s.db").string();
   const auto records = run_study(path, 9, 3, true, 20);
   REQUIRE(records.size() == 9);
@@ -182,7 +182,7 @@ TEST_CASE("parallel workers: proposals are distinct and every result is recorded
 }
 
 TEST_CASE("a study killed with SIGKILL mid-run keeps every completed evaluation") {
-  const auto dir = temp_root.dir("crash");
+  const auto dir = study_database_root.dir("crash");
   const auto path = (dir / "s.db").string();
   run_study(path, 1);  // created by the parent, so the child only continues it
   const pid_t child = ::fork();
@@ -217,7 +217,7 @@ TEST_CASE("a study killed with SIGKILL mid-run keeps every completed evaluation"
 }
 
 TEST_CASE("bad study files are refused with one line naming the file, and left untouched") {
-  const auto dir = temp_root.dir("bad");
+  const auto dir = study_database_root.dir("bad");
   using Access = StudyDatabase::Access;
   auto expect_refused = [](const fs::path& path, const std::string& fragment) {
     const std::string before = file_bytes(path);
@@ -303,7 +303,7 @@ TEST_CASE("bad study files are refused with one line naming the file, and left u
 }
 
 TEST_CASE("a study opened with a different problem or space is refused") {
-  const auto dir = temp_root.dir("identity");
+  const auto dir = study_database_root.dir("identity");
   const auto path = (dir / "s.db").string();
   run_study(path, 2);
   const auto db = StudyDatabase::open(path, StudyDatabase::Access::read_only);
@@ -321,7 +321,7 @@ TEST_CASE("a study opened with a different problem or space is refused") {
 }
 
 TEST_CASE("open_or_create_study: a resume must keep the configuration and the seed") {
-  const auto dir = temp_root.dir("reopen");
+  const auto dir = study_database_root.dir("reopen");
   const auto path = (dir / "s.db").string();
   const nlohmann::json config = {{"method", "random"}, {"initial_points", 8}};
   { auto created = open_or_create_study(path, identity(), info(), config, true); }
@@ -337,7 +337,7 @@ TEST_CASE("open_or_create_study: a resume must keep the configuration and the se
 }
 
 TEST_CASE("a study of three objectives: a column for the third, written, reopened and read back") {
-  const auto dir = temp_root.dir("three");
+  const auto dir = study_database_root.dir("three");
   const auto path = (dir / "three.db").string();
   auto three = info();
   three.objectives = pareto::Objectives::with({"train_seconds"}, {10, 1, 100});
@@ -358,7 +358,7 @@ TEST_CASE("a study of three objectives: a column for the third, written, reopene
 }
 
 TEST_CASE("a study of a declared objective named like an SQL keyword keeps its column and its transform") {
-  const auto dir = temp_root.dir("declared");
+  const auto dir = study_database_root.dir("declared");
   const auto path = (dir / "declared.db").string();
   auto declared = info();
   declared.objectives = pareto::Objectives::with_further(
@@ -379,7 +379,7 @@ TEST_CASE("a study of a declared objective named like an SQL keyword keeps its c
 }
 
 TEST_CASE("a study of format version 1 is refused until `study upgrade` migrates it; newer versions are refused") {
-  const auto dir = temp_root.dir("upgrade");
+  const auto dir = study_database_root.dir("upgrade");
   const auto path = dir / "old.db";
   run_study(path.string(), 2);
   {

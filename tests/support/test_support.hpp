@@ -8,8 +8,10 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -35,6 +37,23 @@ class TempRoot {
 
  private:
   std::filesystem::path root_;
+};
+
+// Sets (or, with nullptr, removes) an environment variable for a scope and restores what the
+// environment held before: a test must not depend on, or change, the variables of whoever runs it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    REQUIRE((value ? ::setenv(name, value, 1) : ::unsetenv(name)) == 0);
+  }
+  ~ScopedEnv() { old_ ? ::setenv(name_.c_str(), old_->c_str(), 1) : ::unsetenv(name_.c_str()); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
 };
 
 struct CliRun {

@@ -5,6 +5,8 @@
 
 namespace dpareto::gp {
 
+inline constexpr double kSqrt5 = 2.2360679774997896964;  // the √5 of k above
+
 struct Matern52 {
   Eigen::VectorXd lengthscales;  // ℓ, one per input dimension
   double signal_variance = 1.0;  // s²
