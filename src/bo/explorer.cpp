@@ -13,8 +13,6 @@
 #include "point_vectors.hpp"
 
 namespace dpareto::bo {
-namespace {}  // namespace
-
 Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed, EpsilonOracle epsilon)
     : Proposer(std::move(space), seed),
       options_(std::move(options)),

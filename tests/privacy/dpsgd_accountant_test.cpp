@@ -9,11 +9,14 @@
 #include <utility>
 #include <vector>
 
+#include "../support/test_support.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/privacy/dpsgd_accountant.hpp"
 #include "dpareto/privacy/sampled_gaussian_rdp.hpp"
 
 using namespace dpareto::privacy;
+
+using dpareto::test::rel_diff;
 
 namespace {
 
@@ -34,10 +37,6 @@ double reference_rdp(double q, double sigma, int alpha) {
     binomial = binomial * (alpha - k) / (k + 1);
   }
   return static_cast<double>(log(sum) / (alpha - 1));
-}
-
-double rel_diff(double a, double b) {
-  return std::abs(a - b) / std::max(std::abs(a), std::abs(b));
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -55,6 +57,11 @@ class ScopedEnv {
   std::string name_;
   std::optional<std::string> old_;
 };
+
+// |a − b| relative to the larger magnitude: the tolerance of a floating-point comparison.
+inline double rel_diff(double a, double b) {
+  return std::abs(a - b) / std::max(std::abs(a), std::abs(b));
+}
 
 struct CliRun {
   int status;          // exit status (-1 when killed by a signal)
