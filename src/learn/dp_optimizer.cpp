@@ -77,6 +77,19 @@ class KeyedLotSource {
   privacy::ChaChaRandomSource source_;
 };
 
+// For its lifetime, OpenMP regions opened by this thread without a thread count (Eigen's and
+// OpenBLAS's products) stay on it: results are then reproducible for a fixed seed and thread count.
+class SingleThreadedProducts {
+ public:
+  SingleThreadedProducts() { omp_set_num_threads(1); }
+  ~SingleThreadedProducts() { omp_set_num_threads(saved_); }
+  SingleThreadedProducts(const SingleThreadedProducts&) = delete;
+  SingleThreadedProducts& operator=(const SingleThreadedProducts&) = delete;
+
+ private:
+  int saved_ = omp_get_max_threads();
+};
+
 }  // namespace
 
 long long training_steps(const TrainConfig& config, int n) {
@@ -155,6 +168,48 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
       poisson_lot(n, static_cast<double>(m) / n, generator, lot);
   };
 
+  // The gradient of rows [t/nt, (t+1)/nt) of the lot, clipped per row and summed, into grads[t].
+  const auto slice_gradient = [&](int t, int nt) {
+    const std::size_t rows = lot.size();
+    const std::size_t begin = rows * t / nt, end = rows * (t + 1) / nt;
+    Eigen::VectorXf& g = grads[static_cast<std::size_t>(t)];
+    if (end == begin) {
+      g.setZero();
+      return;
+    }
+    const auto k = static_cast<std::size_t>(t);
+    data.gather(std::span(lot).subspan(begin, end - begin), lots[k], clipping ? &lot_norms[k] : nullptr);
+    net.clipped_gradient_sum(w, lots[k], std::span(labels).subspan(begin, end - begin), clip, workspaces[k], g.data(),
+                             clipping ? &lot_norms[k] : nullptr);
+  };
+  // Parameter block b: the slices' sums, the noise, and the optimizer's update.
+  const auto noisy_update = [&](std::size_t b, int nt, long long step, std::uint64_t noise_seed, float mu_scale,
+                                float nu_scale) {
+    const std::size_t lo = b * noise_block, len = std::min(noise_block, P - lo);
+    auto sum = grads[0].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
+    for (int k = 1; k < nt; ++k)
+      sum += grads[static_cast<std::size_t>(k)].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
+    if (noise_std > 0) {
+      if (config.noise_key)  // stream (step, block): independent of threads and block order
+        add_gaussian_secure(sum.data(), len, secure_noise_std, *config.noise_key, static_cast<std::uint64_t>(step),
+                            static_cast<std::uint32_t>(b));
+      else
+        add_gaussian(sum.data(), len, noise_std, derive_seed(noise_seed, b));
+    }
+    auto ws = w.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
+    if (adam) {
+      auto mb = mu.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len)).array();
+      auto vb = nu.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len)).array();
+      const auto gb = sum.array() * inv_m;
+      mb = static_cast<float>(adam_beta1) * mb + static_cast<float>(1 - adam_beta1) * gb;
+      vb = static_cast<float>(adam_beta2) * vb + static_cast<float>(1 - adam_beta2) * gb.square();
+      ws.array() -= lr * (mb * mu_scale) / ((vb * nu_scale).sqrt() + static_cast<float>(adam_kappa));
+    } else {
+      ws.array() -= (lr * inv_m) * sum.array();
+    }
+  };
+  const SingleThreadedProducts single_threaded_products;
+
   for (long long step = 0; step < result.steps; ++step) {
     throw_if_stop_requested();  // a user's Ctrl-C / SIGTERM, outside every parallel region
     if (keyed_lots)
@@ -168,48 +223,19 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
     const auto mu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta1, adam_t)));
     const auto nu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta2, adam_t)));
 
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-      omp_set_num_threads(1);  // Eigen's GEMMs stay on this thread
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-      const std::size_t rows = lot.size();
-      const std::size_t begin = rows * t / nt, end = rows * (t + 1) / nt;
-      Eigen::VectorXf& g = grads[static_cast<std::size_t>(t)];
-      if (end > begin) {
-        const auto k = static_cast<std::size_t>(t);
-        data.gather(std::span(lot).subspan(begin, end - begin), lots[k], clipping ? &lot_norms[k] : nullptr);
-        net.clipped_gradient_sum(w, lots[k], std::span(labels).subspan(begin, end - begin), clip, workspaces[k],
-                                 g.data(), clipping ? &lot_norms[k] : nullptr);
-      } else {
-        g.setZero();
-      }
+    if (threads > 1) {
+#pragma omp parallel num_threads(threads)
+      {
+        omp_set_num_threads(1);  // Eigen's GEMMs stay on this thread
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        slice_gradient(t, nt);
 #pragma omp barrier
 #pragma omp for schedule(static)
-      for (std::size_t b = 0; b < blocks; ++b) {
-        const std::size_t lo = b * noise_block, len = std::min(noise_block, P - lo);
-        auto sum = grads[0].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
-        for (int k = 1; k < nt; ++k)
-          sum +=
-              grads[static_cast<std::size_t>(k)].segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
-        if (noise_std > 0) {
-          if (config.noise_key)  // stream (step, block): independent of threads and block order
-            add_gaussian_secure(sum.data(), len, secure_noise_std, *config.noise_key, static_cast<std::uint64_t>(step),
-                                static_cast<std::uint32_t>(b));
-          else
-            add_gaussian(sum.data(), len, noise_std, derive_seed(noise_seed, b));
-        }
-        auto ws = w.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len));
-        if (adam) {
-          auto mb = mu.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len)).array();
-          auto vb = nu.segment(static_cast<Eigen::Index>(lo), static_cast<Eigen::Index>(len)).array();
-          const auto gb = sum.array() * inv_m;
-          mb = static_cast<float>(adam_beta1) * mb + static_cast<float>(1 - adam_beta1) * gb;
-          vb = static_cast<float>(adam_beta2) * vb + static_cast<float>(1 - adam_beta2) * gb.square();
-          ws.array() -= lr * (mb * mu_scale) / ((vb * nu_scale).sqrt() + static_cast<float>(adam_kappa));
-        } else {
-          ws.array() -= (lr * inv_m) * sum.array();
-        }
+        for (std::size_t b = 0; b < blocks; ++b) noisy_update(b, nt, step, noise_seed, mu_scale, nu_scale);
       }
+    } else {  // no parallel region: entering even a team of one costs futex calls at every step
+      slice_gradient(0, 1);
+      for (std::size_t b = 0; b < blocks; ++b) noisy_update(b, 1, step, noise_seed, mu_scale, nu_scale);
     }
     if (after_epoch && (step + 1) % steps_per_epoch == 0 && step + 1 < result.steps)
       after_epoch(static_cast<int>((step + 1) / steps_per_epoch), w);

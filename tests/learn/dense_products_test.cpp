@@ -34,9 +34,10 @@ float weight(const std::vector<float>& w, int in, int i, int j) {
 
 }  // namespace
 
-TEST_CASE("the three layer products match naive triple loops, on shapes odd and even") {
+TEST_CASE("the three layer products match naive triple loops, on shapes odd and even, one output included") {
   dpareto::Rng rng(5);
-  for (const auto& [rows, in, out] : {std::tuple{1, 1, 1}, {7, 13, 5}, {64, 33, 17}, {130, 784, 10}}) {
+  for (const auto& [rows, in, out] :
+       {std::tuple{1, 1, 1}, {7, 13, 5}, {64, 33, 17}, {130, 784, 10}, {256, 123, 1}, {9, 5, 1}}) {
     CAPTURE(rows);
     CAPTURE(in);
     CAPTURE(out);

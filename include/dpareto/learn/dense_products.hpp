@@ -1,6 +1,8 @@
 #pragma once
 // The three matrix products of a dense layer, on OpenBLAS's SGEMM (issue 16: about 20% faster than
-// Eigen's own float kernels on these shapes, and 1.6x on MLP2's 784x128 layer).
+// Eigen's own float kernels on these shapes, and 1.6x on MLP2's 784x128 layer). A layer with one
+// output (logistic regression, linear SVM) is a matrix-vector product in Eigen instead: SGEMM packs
+// its operands at every call, which on a9a's 123 x 1 layer cost more than the product itself.
 //
 // A layer's weights W (in × out) are stored column-major at `w`, i.e. as the row-major out × in
 // matrix Wᵀ. Each product runs on the calling thread when called inside an OpenMP region whose
