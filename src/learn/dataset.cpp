@@ -9,6 +9,8 @@
 namespace dpareto::learn {
 namespace {
 
+constexpr std::size_t sparse_prefetch_distance = 8;  // rows ahead
+
 void check_labels(const std::vector<int>& labels, int num_classes) {
   if (num_classes < 2) throw InputError("dataset: need at least 2 classes, got " + std::to_string(num_classes));
   for (std::size_t i = 0; i < labels.size(); ++i)
@@ -47,6 +49,7 @@ Dataset Dataset::from_bytes(std::vector<std::uint8_t> bytes, int dimension, std:
                      std::to_string(labels.size()) + " rows of " + std::to_string(dimension));
   check_labels(labels, num_classes);
   Dataset d;
+  d.storage_ = Storage::bytes;
   d.dimension_ = dimension;
   d.num_classes_ = num_classes;
   d.row_scale_.assign(labels.size(), scale);
@@ -56,16 +59,57 @@ Dataset Dataset::from_bytes(std::vector<std::uint8_t> bytes, int dimension, std:
   return d;
 }
 
+Dataset Dataset::from_sparse(std::vector<std::size_t> row_begin, std::vector<int> columns, std::vector<float> values,
+                             int dimension, std::vector<int> labels, int num_classes) {
+  if (dimension <= 0 || row_begin.size() != labels.size() + 1 || row_begin.front() != 0 ||
+      row_begin.back() != columns.size() || columns.size() != values.size())
+    throw InputError("dataset: compressed rows do not describe " + std::to_string(labels.size()) + " rows of " +
+                     std::to_string(columns.size()) + " non-zeros in " + std::to_string(dimension) + " columns");
+  check_labels(labels, num_classes);
+  for (std::size_t i = 0; i + 1 < row_begin.size(); ++i)  // rising from 0 to the count: every row in bounds
+    if (row_begin[i + 1] < row_begin[i])
+      throw InputError("dataset: row " + std::to_string(i + 1) + " ends before it begins");
+  for (std::size_t i = 0; i + 1 < row_begin.size(); ++i) {
+    for (std::size_t k = row_begin[i]; k < row_begin[i + 1]; ++k) {
+      const auto at = [&] {
+        return "dataset: row " + std::to_string(i + 1) + ", column " + std::to_string(columns[k] + 1);
+      };
+      if (columns[k] < 0 || columns[k] >= dimension || (k > row_begin[i] && columns[k] <= columns[k - 1]))
+        throw InputError(at() + ": columns must ascend within [1, " + std::to_string(dimension) + "]");
+      if (!std::isfinite(values[k])) throw InputError(at() + ": the value is not finite");
+    }
+  }
+  Dataset d;
+  d.storage_ = Storage::sparse;
+  d.dimension_ = dimension;
+  d.num_classes_ = num_classes;
+  d.labels_ = std::move(labels);
+  d.row_begin_ = std::move(row_begin);
+  d.columns_ = std::move(columns);
+  d.values_ = std::move(values);
+  d.compute_norms();
+  return d;
+}
+
 void Dataset::compute_norms() {
   norms_sq_.resize(labels_.size());
   for (int i = 0; i < size(); ++i) {
     double sq = 0;
-    if (bytes_.empty()) {
-      sq = dense_.row(i).cast<double>().squaredNorm();
-    } else {
-      const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
-      for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
-      sq *= static_cast<double>(row_scale_[static_cast<std::size_t>(i)]) * row_scale_[static_cast<std::size_t>(i)];
+    switch (storage_) {
+      case Storage::dense:
+        sq = dense_.row(i).cast<double>().squaredNorm();
+        break;
+      case Storage::bytes: {
+        const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
+        for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
+        sq *= static_cast<double>(row_scale_[static_cast<std::size_t>(i)]) * row_scale_[static_cast<std::size_t>(i)];
+        break;
+      }
+      case Storage::sparse:
+        for (std::size_t k = row_begin_[static_cast<std::size_t>(i)]; k < row_begin_[static_cast<std::size_t>(i) + 1];
+             ++k)
+          sq += static_cast<double>(values_[k]) * values_[k];
+        break;
     }
     norms_sq_[static_cast<std::size_t>(i)] = sq;
   }
@@ -79,15 +123,29 @@ void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* n
       (*norms_sq)[static_cast<Eigen::Index>(r)] = norms_sq_[static_cast<std::size_t>(rows[r])];
   }
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    const int i = rows[r];
-    if (bytes_.empty()) {
-      std::memcpy(out.data() + r * static_cast<std::size_t>(dimension_), dense_.row(i).data(),
-                  sizeof(float) * static_cast<std::size_t>(dimension_));
-    } else {
-      const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
-      float* dst = out.data() + r * static_cast<std::size_t>(dimension_);
-      const float s = row_scale_[static_cast<std::size_t>(i)];
-      for (int j = 0; j < dimension_; ++j) dst[j] = static_cast<float>(src[j]) * s;
+    const auto i = static_cast<std::size_t>(rows[r]);
+    float* dst = out.data() + r * static_cast<std::size_t>(dimension_);
+    switch (storage_) {
+      case Storage::dense:
+        std::memcpy(dst, dense_.row(static_cast<Eigen::Index>(i)).data(),
+                    sizeof(float) * static_cast<std::size_t>(dimension_));
+        break;
+      case Storage::bytes: {
+        const std::uint8_t* src = bytes_.data() + i * static_cast<std::size_t>(dimension_);
+        const float s = row_scale_[i];
+        for (int j = 0; j < dimension_; ++j) dst[j] = static_cast<float>(src[j]) * s;
+        break;
+      }
+      case Storage::sparse:
+        // A lot's rows lie anywhere in memory: fetch a later row's non-zeros while this one is copied.
+        if (r + sparse_prefetch_distance < rows.size()) {
+          const std::size_t ahead = row_begin_[static_cast<std::size_t>(rows[r + sparse_prefetch_distance])];
+          __builtin_prefetch(columns_.data() + ahead);
+          __builtin_prefetch(values_.data() + ahead);
+        }
+        std::fill(dst, dst + dimension_, 0.0f);
+        for (std::size_t k = row_begin_[i]; k < row_begin_[i + 1]; ++k) dst[columns_[k]] = values_[k];
+        break;
     }
   }
 }
@@ -102,21 +160,34 @@ Dataset Dataset::subset(std::span<const int> rows) const {
   std::vector<int> labels;
   labels.reserve(rows.size());
   for (int i : rows) labels.push_back(labels_.at(static_cast<std::size_t>(i)));
-  if (bytes_.empty()) {
-    MatrixF x;
-    gather(rows, x);
-    return from_dense(std::move(x), std::move(labels), num_classes_);
-  }
   Dataset d;
+  d.storage_ = storage_;
   d.dimension_ = dimension_;
   d.num_classes_ = num_classes_;
   d.labels_ = std::move(labels);
-  d.bytes_.reserve(rows.size() * static_cast<std::size_t>(dimension_));
-  for (int i : rows) {
-    const auto* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
-    d.bytes_.insert(d.bytes_.end(), src, src + dimension_);
-    d.row_scale_.push_back(row_scale_[static_cast<std::size_t>(i)]);
-    d.norms_sq_.push_back(norms_sq_[static_cast<std::size_t>(i)]);
+  for (int i : rows) d.norms_sq_.push_back(norms_sq_[static_cast<std::size_t>(i)]);
+  switch (storage_) {
+    case Storage::dense:
+      gather(rows, d.dense_);
+      break;
+    case Storage::bytes:
+      d.bytes_.reserve(rows.size() * static_cast<std::size_t>(dimension_));
+      for (int i : rows) {
+        const auto* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
+        d.bytes_.insert(d.bytes_.end(), src, src + dimension_);
+        d.row_scale_.push_back(row_scale_[static_cast<std::size_t>(i)]);
+      }
+      break;
+    case Storage::sparse:
+      d.row_begin_.push_back(0);
+      for (int i : rows) {
+        const auto begin = static_cast<std::ptrdiff_t>(row_begin_[static_cast<std::size_t>(i)]);
+        const auto end = static_cast<std::ptrdiff_t>(row_begin_[static_cast<std::size_t>(i) + 1]);
+        d.columns_.insert(d.columns_.end(), columns_.begin() + begin, columns_.begin() + end);
+        d.values_.insert(d.values_.end(), values_.begin() + begin, values_.begin() + end);
+        d.row_begin_.push_back(d.columns_.size());
+      }
+      break;
   }
   return d;
 }
@@ -132,14 +203,27 @@ Dataset Dataset::with_constant_feature() const {
 
 void Dataset::normalize_rows() {
   for (int i = 0; i < size(); ++i) {
-    if (bytes_.empty()) {
-      const float norm = dense_.row(i).norm();
-      if (norm > 0) dense_.row(i) /= norm;
-    } else {
-      const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
-      double sq = 0;
-      for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
-      if (sq > 0) row_scale_[static_cast<std::size_t>(i)] = static_cast<float>(1.0 / std::sqrt(sq));
+    const auto row = static_cast<std::size_t>(i);
+    switch (storage_) {
+      case Storage::dense: {
+        const float norm = dense_.row(i).norm();
+        if (norm > 0) dense_.row(i) /= norm;
+        break;
+      }
+      case Storage::bytes: {
+        const std::uint8_t* src = bytes_.data() + row * static_cast<std::size_t>(dimension_);
+        double sq = 0;
+        for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
+        if (sq > 0) row_scale_[row] = static_cast<float>(1.0 / std::sqrt(sq));
+        break;
+      }
+      case Storage::sparse: {
+        const double norm = std::sqrt(norms_sq_[row]);
+        if (norm > 0)
+          for (std::size_t k = row_begin_[row]; k < row_begin_[row + 1]; ++k)
+            values_[k] = static_cast<float>(values_[k] / norm);
+        break;
+      }
     }
   }
   compute_norms();

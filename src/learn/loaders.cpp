@@ -142,12 +142,13 @@ std::vector<std::uint32_t> idx_header(const std::string& data, const fs::path& p
 Dataset load_libsvm(const fs::path& path, int dimension) {
   const std::string text = read_text(path);
   std::vector<int> labels;
-  std::vector<std::vector<std::pair<int, float>>> rows;
+  std::vector<std::size_t> row_begin{0};
+  std::vector<int> columns;
+  std::vector<float> values;
   const std::string where = path.string() + ":";
   for_each_line(text, [&](std::string_view line, int number) {
     if (is_blank(line)) return;
     const std::string at = where + std::to_string(number) + ": ";
-    std::vector<std::pair<int, float>> row;
     std::size_t pos = 0;
     bool first = true;
     while (pos < line.size()) {
@@ -173,19 +174,17 @@ Dataset load_libsvm(const fs::path& path, int dimension) {
         throw InputError(at + "feature index " + std::to_string(index) + " outside [1, " + std::to_string(dimension) +
                          "] (the dimension)");
       // LIBSVM lists a row's indices in ascending order; a repeat or a step back is a corrupt row.
-      if (!row.empty() && index - 1 <= row.back().first)
+      if (columns.size() > row_begin.back() && index - 1 <= columns.back())
         throw InputError(at + "feature index " + std::to_string(index) + " after " +
-                         std::to_string(row.back().first + 1) + ": indices must ascend");
-      row.emplace_back(index - 1,
-                       parse_feature(token.substr(colon + 1), at + "feature " + std::to_string(index) + " "));
+                         std::to_string(columns.back() + 1) + ": indices must ascend");
+      columns.push_back(index - 1);
+      values.push_back(parse_feature(token.substr(colon + 1), at + "feature " + std::to_string(index) + " "));
     }
-    rows.push_back(std::move(row));
+    row_begin.push_back(columns.size());
   });
   if (labels.empty()) throw InputError(path.string() + ": no examples");
-  MatrixF x = MatrixF::Zero(static_cast<Eigen::Index>(rows.size()), dimension);
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    for (const auto& [j, v] : rows[i]) x(static_cast<Eigen::Index>(i), j) = v;
-  return Dataset::from_dense(std::move(x), std::move(labels), 2);
+  return Dataset::from_sparse(std::move(row_begin), std::move(columns), std::move(values), dimension, std::move(labels),
+                              2);
 }
 
 // An IDX file, read no further than its header declares (plus one byte, to detect trailing data).

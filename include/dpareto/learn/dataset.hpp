@@ -1,7 +1,8 @@
 #pragma once
-// A labelled classification dataset held in memory. Features are either dense float32 rows or
-// uint8 rows (MNIST pixels) that stay bytes until a lot is formed: gather() converts only the
-// requested rows to float, so a 60000 x 784 image set costs 47 MB rather than 188 MB.
+// A labelled classification dataset held in memory. Features are dense float32 rows, uint8 rows
+// (MNIST pixels) or sparse rows (LIBSVM files: a9a has 14 non-zeros of 123), both of which stay so
+// until a lot is formed: gather() converts only the requested rows to float, so a 60000 x 784 image
+// set costs 47 MB rather than 188 MB, and a lot of a9a rows reads 112 bytes a row rather than 492.
 #include <Eigen/Core>
 #include <cstdint>
 #include <span>
@@ -21,6 +22,10 @@ class Dataset {
   // `bytes` holds rows of `dimension` values; feature = byte * scale (e.g. 1/255 for pixels).
   static Dataset from_bytes(std::vector<std::uint8_t> bytes, int dimension, std::vector<int> labels, int num_classes,
                             float scale);
+  // Row i's non-zeros are columns[row_begin[i] .. row_begin[i+1]) (ascending, in [0, dimension))
+  // with their values (finite); row_begin has one entry more than labels.
+  static Dataset from_sparse(std::vector<std::size_t> row_begin, std::vector<int> columns, std::vector<float> values,
+                             int dimension, std::vector<int> labels, int num_classes);
 
   int size() const { return static_cast<int>(labels_.size()); }
   int dimension() const { return dimension_; }
@@ -48,10 +53,15 @@ class Dataset {
   int dimension_ = 0;
   int num_classes_ = 0;
   std::vector<int> labels_;
-  MatrixF dense_;                    // used when bytes_ is empty
-  std::vector<std::uint8_t> bytes_;  // size() * dimension() values, row-major
-  std::vector<float> row_scale_;     // per-row multiplier of bytes_
-  std::vector<double> norms_sq_;     // squared L2 norm of each row
+  enum class Storage { dense, bytes, sparse };
+  Storage storage_ = Storage::dense;
+  MatrixF dense_;                       // Storage::dense
+  std::vector<std::uint8_t> bytes_;     // Storage::bytes: size() * dimension() values, row-major
+  std::vector<float> row_scale_;        // Storage::bytes: per-row multiplier of bytes_
+  std::vector<std::size_t> row_begin_;  // Storage::sparse: compressed rows
+  std::vector<int> columns_;
+  std::vector<float> values_;
+  std::vector<double> norms_sq_;  // squared L2 norm of each row
 
   void compute_norms();
 };
