@@ -181,6 +181,12 @@ void patch_summary(const std::string& run, const nlohmann::json& keys) {
   std::ofstream(run + "/summary.json") << summary.dump(2);
 }
 
+FrontFigureOptions accuracy_axis() {
+  FrontFigureOptions options;
+  options.accuracy = true;
+  return options;
+}
+
 }  // namespace
 
 TEST_CASE("the front figure draws the runs' common baseline, and warns when problems differ") {
@@ -194,15 +200,15 @@ TEST_CASE("the front figure draws the runs' common baseline, and warns when prob
   CHECK(both.find("title 'baseline 0.625 (majority class)'") != std::string::npos);
   CHECK(both.find(" 0.375\n") != std::string::npos);  // drawn at error 1 − 0.625
   CHECK(both.find("different problems") == std::string::npos);
-  const auto accuracy = front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}, {}}).text();
+  const auto accuracy = front_figure({load_run(dir + "/a")}, accuracy_axis()).text();
   CHECK(accuracy.find(" 0.625\n") != std::string::npos);  // at utility 0.625 on the accuracy axis
 
   // A non-private model's utility, from the runs' summaries or given to the figure.
   patch_summary(dir + "/a", {{"non_private", {{"utility", 0.875}}}});
-  const auto with_non_private = front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}, {}}).text();
+  const auto with_non_private = front_figure({load_run(dir + "/a")}, accuracy_axis()).text();
   CHECK(with_non_private.find("title 'non-private 0.875 (no DP)'") != std::string::npos);
   CHECK(with_non_private.find(" 0.875\n") != std::string::npos);
-  FrontFigureOptions given{true, nullptr, {}, {}, {}, {}};
+  FrontFigureOptions given = accuracy_axis();
   given.non_private = 0.9;
   const auto overridden = front_figure({load_run(dir + "/a")}, given).text();
   CHECK(overridden.find("title 'non-private 0.9 (no DP)'") != std::string::npos);
@@ -241,7 +247,7 @@ TEST_CASE("the front figure: --max-epsilon ends the axis, a pick is marked, the 
   patch_summary(dir + "/a", {{"utility_name", "F1 score"}});
   CHECK(front_figure({load_run(dir + "/a")}).text().find("error = 1 − F1 score (lower is better)") !=
         std::string::npos);
-  CHECK(front_figure({load_run(dir + "/a")}, {true, nullptr, {}, {}, {}}).text().find("F1 score (higher is better)") !=
+  CHECK(front_figure({load_run(dir + "/a")}, accuracy_axis()).text().find("F1 score (higher is better)") !=
         std::string::npos);
 }
 
