@@ -219,9 +219,10 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
     labels.resize(lot.size());
     for (std::size_t i = 0; i < lot.size(); ++i) labels[i] = data.labels()[static_cast<std::size_t>(lot[i])];
     const std::uint64_t noise_seed = keyed_lots ? 0 : rng();  // the fast sampler's seed of this step
+    // Adam's bias corrections 1/(1 − β^t) (DPareto Alg. 4).
     const auto adam_t = static_cast<double>(step + 1);
-    const auto mu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta1, adam_t)));
-    const auto nu_scale = static_cast<float>(1.0 / (1.0 - std::pow(adam_beta2, adam_t)));
+    const auto mu_scale = adam ? static_cast<float>(1.0 / (1.0 - std::pow(adam_beta1, adam_t))) : 1.0f;
+    const auto nu_scale = adam ? static_cast<float>(1.0 / (1.0 - std::pow(adam_beta2, adam_t))) : 1.0f;
 
     if (threads > 1) {
 #pragma omp parallel num_threads(threads)

@@ -42,7 +42,9 @@ class Xoshiro256ppX8 {
   }
 
  private:
-  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  static std::uint64_t rotl(std::uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+  }
   alignas(64) std::uint64_t s0_[lanes], s1_[lanes], s2_[lanes], s3_[lanes];
 };
 
@@ -55,8 +57,13 @@ void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
   alignas(64) float u1[half], c[half], s[half], z[2 * half];
   const float two_pi = 2.0f * std::numbers::pi_v<float>;
   for (std::size_t done = 0; done < n; done += 2 * half) {
-    for (std::size_t i = 0; i < half; i += Xoshiro256ppX8::lanes) rng.next(bits + i);
-    for (std::size_t i = 0; i < half; ++i) {
+    // A block yields 2·half draws from half pairs; the last one may need fewer pairs (a linear
+    // model's 124 parameters need 62), and the generator's state after it is never used again.
+    // Pairs are computed in whole multiples of 16: Eigen then takes the same SIMD path for every
+    // element (its scalar tail would round log differently), so a draw never depends on n.
+    const std::size_t len = std::min(2 * half, n - done), pairs = std::min(half, (std::min(half, len) + 15) / 16 * 16);
+    for (std::size_t i = 0; i < pairs; i += Xoshiro256ppX8::lanes) rng.next(bits + i);
+    for (std::size_t i = 0; i < pairs; ++i) {
       // Midpoints of 2^32 bins: u1 in (0, 1), never 0, so log(u1) is finite.
       u1[i] = (static_cast<float>(static_cast<std::uint32_t>(bits[i])) + 0.5f) * 0x1p-32f;
       // The angle 2πt with t uniform on [-1/2, 1/2) (24 bits), split into a quadrant k = round(4t)
@@ -71,13 +78,13 @@ void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
       c[i] = q == 0 ? cos_y : q == 1 ? -sin_y : q == 2 ? -cos_y : sin_y;
       s[i] = q == 0 ? sin_y : q == 1 ? cos_y : q == 2 ? -sin_y : -cos_y;
     }
-    using Block = Eigen::Array<float, half, 1>;
-    const Eigen::Map<const Block, Eigen::Aligned64> a(u1), cos_a(c), sin_a(s);
-    Eigen::Map<Block, Eigen::Aligned64> lo(z), hi(z + half);
-    const Block radius = (-2.0f * a.log()).sqrt() * stddev;
+    using Block = Eigen::Map<const Eigen::ArrayXf, Eigen::Aligned64>;
+    const auto count = static_cast<Eigen::Index>(pairs);
+    const Block a(u1, count), cos_a(c, count), sin_a(s, count);
+    Eigen::Map<Eigen::ArrayXf, Eigen::Aligned64> lo(z, count), hi(z + half, count);
+    const auto radius = (-2.0f * a.log()).sqrt() * stddev;
     lo = radius * cos_a;
     hi = radius * sin_a;
-    const std::size_t len = std::min(2 * half, n - done);
     for (std::size_t i = 0; i < len; ++i) x[done + i] += z[i];
   }
 }

@@ -62,6 +62,25 @@ Eigen::VectorXf Network::initial_parameters(Rng& rng) const {
   return p;
 }
 
+namespace {
+
+// ‖row i‖² of every row. A one-column matrix (a linear model's deltas) is one contiguous vector:
+// Eigen's row-wise reduction would visit its rows one scalar at a time.
+Eigen::ArrayXf row_squared_norms(const MatrixF& m) {
+  if (m.cols() == 1) return Eigen::Map<const Eigen::ArrayXf>(m.data(), m.rows()).square();
+  return m.rowwise().squaredNorm().array();
+}
+
+// Row i of m times factor[i], with the same contiguous shortcut for one column.
+void scale_rows(MatrixF& m, const Eigen::ArrayXf& factor) {
+  if (m.cols() == 1)
+    Eigen::Map<Eigen::ArrayXf>(m.data(), m.rows()) *= factor;
+  else
+    m.array().colwise() *= factor;
+}
+
+}  // namespace
+
 const MatrixF& Network::forward(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const {
   if (x.cols() != arch_.inputs)
     throw InputError("network " + arch_.name + ": input has " + std::to_string(x.cols()) + " features, expected " +
@@ -143,15 +162,15 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
     if (x_norms_sq)
       sq = x_norms_sq->cast<float>().array();
     else
-      sq = x.rowwise().squaredNorm().array();
-    sq = (sq + 1.0f) * ws.deltas[0].rowwise().squaredNorm().array();
+      sq = row_squared_norms(x);
+    sq = (sq + 1.0f) * row_squared_norms(ws.deltas[0]);
     for (std::size_t l = 1; l <= last; ++l)
-      sq +=
-          (ws.activations[l - 1].rowwise().squaredNorm().array() + 1.0f) * ws.deltas[l].rowwise().squaredNorm().array();
+      sq += (row_squared_norms(ws.activations[l - 1]) + 1.0f) * row_squared_norms(ws.deltas[l]);
     // Rows whose float sum is not finite are rare; note them before sq becomes the clipping factors.
     std::vector<Eigen::Index>& overflowed = ws.dropped;
-    for (Eigen::Index i = 0; i < rows; ++i)
-      if (!std::isfinite(sq[i])) overflowed.push_back(i);
+    if (!sq.isFinite().all())
+      for (Eigen::Index i = 0; i < rows; ++i)
+        if (!std::isfinite(sq[i])) overflowed.push_back(i);
     // c_i = min(1, L/‖∇ℓ_i‖), vectorized in float.
     sq = (clip / sq.sqrt()).min(1.0f);
     // An overflowed row gets its norm in double; a norm that is not finite even there (NaN or ∞)
@@ -169,7 +188,7 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
       }
     }
     overflowed.resize(kept);
-    for (auto& d : ws.deltas) d.array().colwise() *= ws.scale;
+    for (auto& d : ws.deltas) scale_rows(d, ws.scale);
     if (!ws.dropped.empty()) {
       ws.input = x;
       for (Eigen::Index i : ws.dropped) {
