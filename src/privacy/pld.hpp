@@ -5,6 +5,7 @@
 // A PLD of a pair (P, Q) is the law of L = log(dP/dQ)(X), X ~ P, with an atom at +∞ for P-mass
 // where Q = 0; the pair is (ε, δ)-DP exactly for δ ≥ δ(ε) = E[(1 − e^{ε−L})_+], and composing
 // mechanisms convolves their PLDs (Sommer, Meiser, Mohammadi 2019, "Privacy loss classes").
+#include <functional>
 #include <vector>
 
 namespace dpareto::privacy::detail {
@@ -46,9 +47,11 @@ struct PldPower {
 };
 DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass);
 // compose() of the same parts for each list counts[j] (counts[j][k]: how many times plds[k]),
-// sharing each part's forward FFT: one array size for all, that of the widest window.
-std::vector<DiscretePld> compose_each(const std::vector<const DiscretePld*>& plds,
-                                      const std::vector<std::vector<long long>>& counts, double tail_mass);
+// sharing each part's forward FFT: one array size for all, that of the widest window. Each result
+// is handed to use(j, pld) in turn in one reused buffer, which use may keep by moving it (a run's 64
+// epochs would otherwise hold 64 arrays of millions of points at once, and fault in each one's pages).
+void compose_each(const std::vector<const DiscretePld*>& plds, const std::vector<std::vector<long long>>& counts,
+                  double tail_mass, const std::function<void(std::size_t, DiscretePld&)>& use);
 
 // δ(ε) = infinity_mass + Σ_i (1 − e^{ε − l_i})_+ mass_i, ± delta_error by `estimate`, in [0, 1].
 double pld_delta(const DiscretePld& pld, double epsilon, Estimate estimate);

@@ -237,9 +237,9 @@ std::vector<EpsilonResult> pld_subsampled_gaussian_epsilons(double q, double sig
   std::vector<double> pld(steps.size(), 0.0);
   for (Neighbour direction : {Neighbour::remove, Neighbour::add}) {
     const detail::DiscretePld step = detail::subsampled_gaussian_pld(q, sigma, direction, Estimate::pessimistic, h);
-    const auto composed = detail::compose_each({&step}, counts, kPldTailMass);
-    for (std::size_t j = 0; j < steps.size(); ++j)
-      pld[j] = std::max(pld[j], detail::pld_epsilon(composed[j], delta, Estimate::pessimistic));
+    detail::compose_each({&step}, counts, kPldTailMass, [&](std::size_t j, detail::DiscretePld& composed) {
+      pld[j] = std::max(pld[j], detail::pld_epsilon(composed, delta, Estimate::pessimistic));
+    });
   }
   std::vector<EpsilonResult> out;
   for (std::size_t j = 0; j < steps.size(); ++j) {

@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
@@ -182,8 +183,8 @@ Window window_of(LogMgfs& mgfs, const std::vector<const DiscretePld*>& plds, con
 
 }  // namespace
 
-std::vector<DiscretePld> compose_each(const std::vector<const DiscretePld*>& plds,
-                                      const std::vector<std::vector<long long>>& counts, double tail_mass) {
+void compose_each(const std::vector<const DiscretePld*>& plds, const std::vector<std::vector<long long>>& counts,
+                  double tail_mass, const std::function<void(std::size_t, DiscretePld&)>& use) {
   if (plds.empty() || counts.empty()) throw InputError("PLD composition: nothing to compose");
   const double h = plds.front()->h;
   double norm2 = 0;
@@ -228,7 +229,7 @@ std::vector<DiscretePld> compose_each(const std::vector<const DiscretePld*>& pld
     }
   }
 
-  std::vector<DiscretePld> out(counts.size());
+  DiscretePld pld;
   std::vector<std::complex<double>> product(nc);
   std::vector<double> log_amplification(nc);  // log a_k, summed over the parts
   for (std::size_t c = 0; c < counts.size(); ++c) {
@@ -251,8 +252,9 @@ std::vector<DiscretePld> compose_each(const std::vector<const DiscretePld*>& pld
         product[k] = complex_product(product[k], power);
       }
     }
-    double amplification = 0;  // S, both halves of the spectrum
-    for (std::size_t k = 0; k < nc; ++k) amplification += (k == 0 ? 1 : 2) * std::exp(2 * log_amplification[k]);
+    double amplification = 0;             // S, both halves of the spectrum
+    for (std::size_t k = 0; k < nc; ++k)  // e^x is exactly 0 below −746; libm's underflow path is slow
+      if (2 * log_amplification[k] > -746) amplification += (k == 0 ? 1 : 2) * std::exp(2 * log_amplification[k]);
     for (std::size_t k = 0; k < nc; ++k) {
       spectrum[k][0] = product[k].real();
       spectrum[k][1] = product[k].imag();
@@ -260,19 +262,24 @@ std::vector<DiscretePld> compose_each(const std::vector<const DiscretePld*>& pld
     fftw_execute_dft_c2r(plans->backward, spectrum, real);  // unnormalized: divide by n
 
     const Window& win = windows[c];
-    DiscretePld& pld = out[c];
     pld.h = h;
     pld.offset = win.shift + win.lo;
     pld.mass.resize(static_cast<std::size_t>(win.width));
-    for (long long i = 0; i < win.width; ++i)
-      pld.mass[static_cast<std::size_t>(i)] = std::max(real[(win.lo + i) % n] / static_cast<double>(n), 0.0);
+    // Point i is real[(win.lo + i) mod n] (width <= n): two contiguous runs, no division per point.
+    const long long start = win.lo % n, first_run = std::min(win.width, n - start);
+    const auto copy_run = [&](long long from, long long to, const double* source) {
+      for (long long i = from; i < to; ++i)
+        pld.mass[static_cast<std::size_t>(i)] = std::max(source[i - from] / static_cast<double>(n), 0.0);
+    };
+    copy_run(0, first_run, real + start);
+    copy_run(first_run, win.width, real);
     pld.infinity_mass = -std::expm1(win.log_keep_finite);
     pld.delta_error = tail_mass + static_cast<double>(win.steps) * coefficient_error * std::sqrt(amplification) +
                       kFftErrorConstant * kUnitRoundoff * std::sqrt(static_cast<double>(n)) * log2n * norm2;
+    use(c, pld);
   }
   fftw_free(real);
   fftw_free(spectrum);
-  return out;
 }
 
 DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
@@ -283,7 +290,9 @@ DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
     plds.push_back(part.pld);
     counts.push_back(part.times);
   }
-  return std::move(compose_each(plds, {counts}, tail_mass).front());
+  DiscretePld out;
+  compose_each(plds, {counts}, tail_mass, [&](std::size_t, DiscretePld& pld) { out = std::move(pld); });
+  return out;
 }
 
 }  // namespace dpareto::privacy::detail
