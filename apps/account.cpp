@@ -218,7 +218,7 @@ int run_tuning_plan(int argc, char** argv) {
 
 int run_tuning(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--method" || std::string(argv[i]).rfind("--method=", 0) == 0)
+    if (std::string(argv[i]) == "--method" || std::string(argv[i]).starts_with("--method="))
       return run_tuning_plan(argc, argv);
   po::options_description options("account tuning options");
   options.add_options()("distribution", po::value<std::string>()->required(),

@@ -45,7 +45,7 @@ bool written_in_place(const std::filesystem::path& path) {
   if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
     return true;
   const std::string absolute = std::filesystem::absolute(path).lexically_normal().string();
-  return absolute.rfind("/dev/", 0) == 0 || absolute.rfind("/proc/", 0) == 0;
+  return absolute.starts_with("/dev/") || absolute.starts_with("/proc/");
 }
 
 void write_in_place(const std::filesystem::path& path, const std::string& content) {

@@ -69,7 +69,7 @@ std::string gnuplot_error_line(const std::string& stderr_text) {
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t^") == std::string::npos) continue;
     last = line;
-    if (located.empty() && line.rfind("\"", 0) == 0 && line.find(" line ") != std::string::npos) located = line;
+    if (located.empty() && line.starts_with("\"") && line.find(" line ") != std::string::npos) located = line;
   }
   return located.empty() ? last : located;
 }

@@ -45,7 +45,7 @@ PGconn* connect(const std::string& uri) {
 bool connection_error(const char* sqlstate) {
   // Class 08: connection exception; 57P01-57P03: the server is shutting down or starting.
   const std::string state = sqlstate ? sqlstate : "";
-  return state.rfind("08", 0) == 0 || state == "57P01" || state == "57P02" || state == "57P03";
+  return state.starts_with("08") || state == "57P01" || state == "57P02" || state == "57P03";
 }
 
 }  // namespace

@@ -391,9 +391,10 @@ class PostgresStorage : public Storage {
     const std::string dir = spool_directory(options_);
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) return;
+    const std::string prefix = spool_prefix();
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       const std::string name = entry.path().filename().string();
-      if (name.rfind(spool_prefix(), 0) != 0) continue;
+      if (!name.starts_with(prefix)) continue;
       const std::string path = entry.path().string();
       nlohmann::json j;
       EvaluationRecord record;
