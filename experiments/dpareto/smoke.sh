@@ -22,6 +22,10 @@ grep -q '^| adult-logreg-sgd | 0.158 (0.053, 0.264) | -\?[0-9.]* (-\?[0-9.]*, -\
 # 2 DPareto seeds against 2 random parts: a t test per seed and Welch's.
 [ "$(grep -c '^runs,.*,[0-9.e-]*,[0-9.e-]*$' "$scratch/adult/adult-logreg-sgd/table2.csv")" = 2 ] ||
   fail "table2.csv: expected a test on each of the 2 DPareto runs"
+# DPareto's first EARLY evaluations (smoke: 6) against the random run in parts of 6: a row per model.
+need "$scratch"/adult/adult-{logreg-sgd,svm-adam}/table2-at6.csv
+[ "$(grep -c '^| adult-.* (2 parts) | [0-2] of 2 |' "$scratch/adult/table2.md")" = 2 ] ||
+  fail "table2.md: expected both models at 6 evaluations: $(cat "$scratch/adult/table2.md")"
 # A second run resumes everything and redoes nothing: the evaluations stay as they were.
 before=$(cat "$scratch"/adult/adult-logreg-sgd/*/evaluations.csv | md5sum)
 OUT="$scratch/adult" bash "$here/table2.sh" adult-logreg-sgd > /dev/null
