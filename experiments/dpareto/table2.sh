@@ -9,16 +9,20 @@
 # then OUT/fig8_adult_fronts.png (every model's DPareto front, Fig. 8 left) and OUT/table2.md.
 #
 # usage: experiments/dpareto/table2.sh [MODEL...]    (default: the four Adult models)
-#        knobs: RANDOM_PARTS (default 19) and those of common.sh (SEEDS, BUDGET, JOBS, SMOKE, ...)
+#        knobs: RANDOM_PARTS (default 19), EARLY (default 64: DPareto's first EARLY evaluations
+#        against the random run cut into parts of EARLY, issue 13 item 4; skipped unless INIT < EARLY
+#        < BUDGET) and those of common.sh (SEEDS, BUDGET, JOBS, SMOKE, ...)
 # Full budget: 4 × (5 × 256 + 19 × 256) evaluations, about 20 CPU-hours (docs/reproductions.md).
 source "$(dirname "$0")/common.sh"
 all=(adult-logreg-sgd adult-logreg-adam adult-svm-sgd adult-svm-adam)
 models=("$@")
 [ ${#models[@]} -gt 0 ] || models=("${all[@]}")
 require_models "${all[@]}" -- "${models[@]}"
-[ "${SMOKE:-0}" = 1 ] && RANDOM_PARTS="${RANDOM_PARTS:-2}"
+[ "${SMOKE:-0}" = 1 ] && RANDOM_PARTS="${RANDOM_PARTS:-2}" EARLY="${EARLY:-6}"
 parts="${RANDOM_PARTS:-19}"
 whole_number RANDOM_PARTS "$parts" 2
+early="${EARLY:-64}"
+whole_number EARLY "$early"
 require_data adult
 build_cli
 declare -A paper=([adult-logreg-sgd]="0.158 (0.053, 0.264)" [adult-logreg-adam]="0.439 (0.272, 0.607)"
@@ -36,6 +40,10 @@ for m in "${models[@]}"; do
            --reference 10,1 --hv-axis linear)
   "${compare[@]}" > "$dir/table2.txt" 2>&1
   "${compare[@]}" --csv > "$dir/table2.csv" 2>/dev/null
+  if [ "$early" -gt "$init" ] && [ "$early" -lt "$budget" ]; then
+    "$dpareto" compare "${dp_runs[@]}" --against "$dir/random" --split-against "$early" --evaluations "$early" \
+      --reference 10,1 --hv-axis linear --csv > "$dir/table2-at$early.csv" 2>/dev/null
+  fi
   "$dpareto" plot hv "${dp_runs[@]}" "$dir/random" --max-evaluations "$budget" --zoom --out "$dir/fig5_hypervolume.png" > /dev/null
   "$dpareto" plot front "$dir/dpareto-s1" "$dir/random" --accuracy --out "$dir/fig5_front.png" > /dev/null
   echo "  wrote $dir/table2.txt, $dir/fig5_hypervolume.png, $dir/fig5_front.png"
@@ -62,6 +70,24 @@ echo "wrote $out_root/fig8_adult_fronts.png"
                    r(hi[1]), t[1], r(min), r(max), excl, n, (welch == "" ? "(one seed)" : welch) }' \
       "$out_root/$m/table2.csv"
   done
+  if [ "$early" -gt "$init" ] && [ "$early" -lt "$budget" ]; then
+    echo
+    echo "At $early evaluations (DPareto's first $early against the random run in parts of $early):"
+    echo
+    echo "| model | DPareto HV, min to max over the seeds | random parts' HV, min to max | seeds above every random part | Welch: difference (95% CI) |"
+    echo "|---|---|---|---|---|"
+    for m in "${models[@]}"; do
+      awk -F, -v model="$m" '
+        function r(x) { return sprintf("%.4f", x) }
+        $1 == "runs" { n++; hv[n] = $5; if (n == 1 || $5 < dmin) dmin = $5; if (n == 1 || $5 > dmax) dmax = $5 }
+        $1 == "against" { k++; if (k == 1 || $5 < rmin) rmin = $5; if (k == 1 || $5 > rmax) rmax = $5 }
+        $1 == "welch" && $6 != "" { welch = r($6) " (" r($7) ", " r($8) ")" }
+        END { above = 0; for (i = 1; i <= n; i++) if (hv[i] > rmax) above++
+              printf "| %s | %s to %s | %s to %s (%d parts) | %d of %d | %s |\n", model, r(dmin), r(dmax), r(rmin),
+                     r(rmax), k, above, n, (welch == "" ? "(one seed)" : welch) }' \
+        "$out_root/$m/table2-at$early.csv"
+    done
+  fi
 } > "$out_root/table2.md"
 echo "wrote $out_root/table2.md"
 cat "$out_root/table2.md"
