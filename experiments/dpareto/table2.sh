@@ -50,8 +50,10 @@ for m in "${models[@]}"; do
 done
 
 fronts=()
-for m in "${models[@]}"; do fronts+=("$out_root/$m/dpareto-s1"); done
-"$dpareto" plot front "${fronts[@]}" --accuracy --out "$out_root/fig8_adult_fronts.png" > /dev/null 2>&1
+for m in "${models[@]}"; do fronts+=("$m/dpareto-s1"); done
+# Run names relative to OUT, so that the legend names each model rather than its absolute path.
+dpareto_path="$(realpath "$dpareto")"
+(cd "$out_root" && "$dpareto_path" plot front "${fronts[@]}" --accuracy --out fig8_adult_fronts.png > /dev/null 2>&1)
 echo "wrote $out_root/fig8_adult_fronts.png"
 
 # Table 2 beside the paper's: the paper's statistic on seed 1 (one DPareto run against the random
