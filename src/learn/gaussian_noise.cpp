@@ -61,7 +61,7 @@ void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
     // model's 124 parameters need 62), and the generator's state after it is never used again.
     // Pairs are computed in whole multiples of 16: Eigen then takes the same SIMD path for every
     // element (its scalar tail would round log differently), so a draw never depends on n.
-    const std::size_t len = std::min(2 * half, n - done), pairs = std::min(half, (std::min(half, len) + 15) / 16 * 16);
+    const std::size_t len = std::min(2 * half, n - done), pairs = (std::min(half, len) + 15) / 16 * 16;
     for (std::size_t i = 0; i < pairs; i += Xoshiro256ppX8::lanes) rng.next(bits + i);
     for (std::size_t i = 0; i < pairs; ++i) {
       // Midpoints of 2^32 bins: u1 in (0, 1), never 0, so log(u1) is finite.
