@@ -54,18 +54,19 @@ void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
   constexpr std::size_t half = 128;
   Xoshiro256ppX8 rng(seed);
   alignas(64) std::uint64_t bits[half];
-  alignas(64) float u1[half], c[half], s[half], z[2 * half];
+  alignas(64) float squared_radius[half], c[half], s[half], z[2 * half];
   const float two_pi = 2.0f * std::numbers::pi_v<float>;
   for (std::size_t done = 0; done < n; done += 2 * half) {
     // A block yields 2·half draws from half pairs; the last one may need fewer pairs (a linear
     // model's 124 parameters need 62), and the generator's state after it is never used again.
-    // Pairs are computed in whole multiples of 16: Eigen then takes the same SIMD path for every
-    // element (its scalar tail would round log differently), so a draw never depends on n.
+    // Pairs are computed in whole multiples of 16: the compiler's and Eigen's SIMD paths then
+    // serve every element (a scalar tail could round differently), so a draw never depends on n.
     const std::size_t len = std::min(2 * half, n - done), pairs = (std::min(half, len) + 15) / 16 * 16;
     for (std::size_t i = 0; i < pairs; i += Xoshiro256ppX8::lanes) rng.next(bits + i);
     for (std::size_t i = 0; i < pairs; ++i) {
-      // Midpoints of 2^32 bins: u1 in (0, 1), never 0, so log(u1) is finite.
-      u1[i] = (static_cast<float>(static_cast<std::uint32_t>(bits[i])) + 0.5f) * 0x1p-32f;
+      // Midpoints of 2^32 bins: u in (0, 1), never 0, so log(u) is finite.
+      const float u = (static_cast<float>(static_cast<std::uint32_t>(bits[i])) + 0.5f) * 0x1p-32f;
+      squared_radius[i] = -2.0f * detail::log_unit_interval(u);
       // The angle 2πt with t uniform on [-1/2, 1/2) (24 bits), split into a quadrant k = round(4t)
       // and a remainder y in [-π/4, π/4] where short Taylor series are accurate to ~1e-8.
       const float t = static_cast<float>(static_cast<std::int32_t>(bits[i] >> 40) - (1 << 23)) * 0x1p-24f;
@@ -80,11 +81,12 @@ void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
     }
     using Block = Eigen::Map<const Eigen::ArrayXf, Eigen::Aligned64>;
     const auto count = static_cast<Eigen::Index>(pairs);
-    const Block a(u1, count), cos_a(c, count), sin_a(s, count);
+    const Block cos_a(c, count), sin_a(s, count);
     Eigen::Map<Eigen::ArrayXf, Eigen::Aligned64> lo(z, count), hi(z + half, count);
-    const auto radius = (-2.0f * a.log()).sqrt() * stddev;
-    lo = radius * cos_a;
-    hi = radius * sin_a;
+    // The radius goes through memory once (into lo): as an expression it would be computed twice.
+    lo = Block(squared_radius, count).sqrt() * stddev;
+    hi = lo * sin_a;
+    lo *= cos_a;
     for (std::size_t i = 0; i < len; ++i) x[done + i] += z[i];
   }
 }
