@@ -43,7 +43,7 @@ void row(const char* model, const Network& net, const Dataset& data, Optimizer o
   cfg.noise_multiplier = 1.0;
   cfg.clip_norm = 1.0;
   const Timing dp = time_epoch(net, data, cfg, runs);
-  std::printf("%-11s %-4s n=%-6d %8.4f s %10.0f ex/s (cpu %7.4f s)  %8.4f s %10.0f ex/s (cpu %7.4f s)  %5.3fx %5.3fx\n",
+  std::printf("%-11s %-4s n=%-6d %8.5f s %10.0f ex/s (cpu %7.4f s)  %8.5f s %10.0f ex/s (cpu %7.4f s)  %5.3fx %5.3fx\n",
               model, opt == Optimizer::adam ? "adam" : "sgd", data.size(), plain.wall, data.size() / plain.wall,
               plain.cpu, dp.wall, data.size() / dp.wall, dp.cpu, dp.wall / plain.wall, dp.cpu / plain.cpu);
 }

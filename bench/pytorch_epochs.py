@@ -128,7 +128,7 @@ def main():
             sys.exit(f"pytorch_epochs.py: unknown model '{model}' (a9a-logreg, mnist-mlp2, mnist-mlp1)")
         plain = best_epoch(widths, x, y, binary, False, runs)
         dp = best_epoch(widths, x, y, binary, True, runs)
-        print(f"{model} {plain:.4f} {dp:.4f}", flush=True)
+        print(f"{model} {plain:.5f} {dp:.5f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -41,13 +41,13 @@ awk '
     if (!(k in plain) || $2 < plain[k]) plain[k] = $2
     if (!(k in dp) || $3 < dp[k]) dp[k] = $3 }
   END {
-    printf "%-11s %-23s %-23s %-22s %s\n", "model", "non-private: ours torch", "DP-SGD: ours torch", "ours/torch plain DP", "ours DP/plain"
+    printf "%-11s %-25s %-25s %-22s %s\n", "model", "non-private: ours torch", "DP-SGD: ours torch", "ours/torch plain DP", "ours DP/plain"
     split("a9a-logreg mnist-mlp2 mnist-mlp1", models, " ")
     for (i = 1; i <= 3; ++i) {
       m = models[i]
       a = 1 SUBSEP m; b = 2 SUBSEP m
       if (!(a in plain) || !(b in plain)) { printf "%-11s missing\n", m; continue }
-      printf "%-11s %9.4f s %9.4f s  %9.4f s %9.4f s  %9.3fx %9.3fx  %9.3fx\n", m, plain[a], plain[b],
+      printf "%-11s %9.5f s %9.5f s  %9.5f s %9.5f s  %9.3fx %9.3fx  %9.3fx\n", m, plain[a], plain[b],
              dp[a], dp[b], plain[a] / plain[b], dp[a] / dp[b], dp[a] / plain[a]
     }
     print "targets (issue 16, 2 cores): plain <= 0.9x torch (MLPs); DP <= 0.6x torch (MLP1), <= 0.5x (MLP2); DP/plain <= 1.10x"

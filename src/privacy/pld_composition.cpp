@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -55,6 +56,9 @@ std::complex<double> complex_product(std::complex<double> a, std::complex<double
 // destroyed (under the planner's lock) only when that thread lets go of it.
 struct Plans {
   fftw_plan forward, backward;
+};
+struct FftwFree {
+  void operator()(void* buffer) const { fftw_free(buffer); }
 };
 std::mutex& planner_mutex() {
   static std::mutex mutex;
@@ -209,8 +213,12 @@ void compose_each(const std::vector<const DiscretePld*>& plds, const std::vector
                      std::to_string(n) + " points, more than the limit 2^27; choose a larger discretization");
 
   const std::size_t nc = static_cast<std::size_t>(n / 2 + 1);
-  double* real = fftw_alloc_real(static_cast<std::size_t>(n));
-  fftw_complex* spectrum = fftw_alloc_complex(nc);
+  // FFTW's aligned buffers, freed however this function is left (a reader or an allocation may throw).
+  const std::unique_ptr<double, FftwFree> real_buffer(fftw_alloc_real(static_cast<std::size_t>(n)));
+  const std::unique_ptr<fftw_complex, FftwFree> spectrum_buffer(fftw_alloc_complex(nc));
+  if (!real_buffer || !spectrum_buffer) throw std::bad_alloc();
+  double* real = real_buffer.get();
+  fftw_complex* spectrum = spectrum_buffer.get();
   const auto plans = plans_for(n, real, spectrum);
   const double log2n = std::log2(static_cast<double>(n));
   const double coefficient_error = kFftErrorConstant * kUnitRoundoff * (log2n + 3);
@@ -278,8 +286,6 @@ void compose_each(const std::vector<const DiscretePld*>& plds, const std::vector
                       kFftErrorConstant * kUnitRoundoff * std::sqrt(static_cast<double>(n)) * log2n * norm2;
     use(c, pld);
   }
-  fftw_free(real);
-  fftw_free(spectrum);
 }
 
 DiscretePld compose(const std::vector<PldPower>& parts, double tail_mass) {
