@@ -87,15 +87,26 @@ const MatrixF& Network::forward(const Eigen::VectorXf& params, const MatrixF& x,
                      std::to_string(arch_.inputs));
   ws.activations.resize(offsets_.size());
   ws.deltas.resize(offsets_.size());
-  const MatrixF* in = &x;
+  times_weights(x, params.data() + offsets_[0].weights, offsets_[0].in, offsets_[0].out, ws.activations[0]);
+  return forward_from_first_product(params, ws);
+}
+
+const MatrixF& Network::logits_of_rows(const Eigen::VectorXf& params, const Dataset& data, int begin, int end,
+                                       Workspace& ws) const {
+  ws.activations.resize(offsets_.size());
+  ws.deltas.resize(offsets_.size());
+  data.times_weights_range(begin, end, params.data() + offsets_[0].weights, offsets_[0].out, ws.activations[0],
+                           ws.input);
+  return forward_from_first_product(params, ws);
+}
+
+const MatrixF& Network::forward_from_first_product(const Eigen::VectorXf& params, Workspace& ws) const {
   for (std::size_t l = 0; l < offsets_.size(); ++l) {
     const Offset& o = offsets_[l];
-    const Eigen::Map<const Eigen::RowVectorXf> b(params.data() + o.bias, o.out);
     MatrixF& z = ws.activations[l];
-    times_weights(*in, params.data() + o.weights, o.in, o.out, z);
-    z.rowwise() += b;
+    if (l > 0) times_weights(ws.activations[l - 1], params.data() + o.weights, o.in, o.out, z);
+    z.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(params.data() + o.bias, o.out);
     if (l + 1 < offsets_.size()) z = z.cwiseMax(0.0f);
-    in = &z;
   }
   return ws.activations.back();
 }
@@ -215,15 +226,6 @@ double Network::mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::
   return loss_head(logits, labels, scratch) / static_cast<double>(x.rows());
 }
 
-int Network::count_correct(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
-                           Workspace& ws) const {
-  const MatrixF& logits = forward(params, x, ws);
-  int correct = 0;
-  for (Eigen::Index i = 0; i < logits.rows(); ++i)
-    correct += predicted_class(logits, i) == labels[static_cast<std::size_t>(i)];
-  return correct;
-}
-
 int Network::predicted_class(const MatrixF& logits, Eigen::Index i) const {
   if (arch_.outputs == 1) return logits(i, 0) > 0 ? 1 : 0;
   int predicted = 0;
@@ -241,12 +243,12 @@ double accuracy(const Network& net, const Eigen::VectorXf& params, const Dataset
   {
     omp_set_num_threads(1);  // keep Eigen's own GEMM threads out of this team
     Workspace ws;
-    MatrixF x;
 #pragma omp for schedule(static)
     for (int c = 0; c < chunks; ++c) {
       const int begin = c * chunk, end = std::min(n, begin + chunk);
-      data.gather_range(begin, end, x);
-      correct += net.count_correct(params, x, std::span(data.labels()).subspan(begin, end - begin), ws);
+      const MatrixF& z = net.logits_of_rows(params, data, begin, end, ws);
+      for (int i = begin; i < end; ++i)
+        correct += net.predicted_class(z, i - begin) == data.labels()[static_cast<std::size_t>(i)];
     }
   }
   return n ? static_cast<double>(correct) / n : 0.0;

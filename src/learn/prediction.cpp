@@ -12,7 +12,7 @@
 namespace dpareto::learn {
 
 Predictions predict(const Network& net, const Eigen::VectorXf& params, const Dataset& data, int threads) {
-  constexpr int chunk = 1024;  // as accuracy(): the same rows meet in the same GEMMs
+  constexpr int chunk = 1024;  // as accuracy(): the same rows meet in the same products
   const Architecture& arch = net.architecture();
   const bool margin = arch.loss == Loss::hinge;
   const int columns = margin ? 1 : std::max(2, arch.outputs);
@@ -32,12 +32,10 @@ Predictions predict(const Network& net, const Eigen::VectorXf& params, const Dat
   {
     omp_set_num_threads(1);  // keep Eigen's own GEMM threads out of this team
     Workspace ws;
-    MatrixF x;
 #pragma omp for schedule(static)
     for (int c = 0; c < chunks; ++c) {
       const int begin = c * chunk, end = std::min(n, begin + chunk);
-      data.gather_range(begin, end, x);
-      const MatrixF& z = net.logits(params, x, ws);
+      const MatrixF& z = net.logits_of_rows(params, data, begin, end, ws);
       for (int i = begin; i < end; ++i) {
         const Eigen::Index r = i - begin;
         const int predicted = net.predicted_class(z, r);

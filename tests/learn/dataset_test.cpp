@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dpareto/core/error.hpp"
@@ -129,6 +130,32 @@ TEST_CASE("training on sparse rows equals training on the same dense rows, bit f
   CHECK(a.params == b.params);
   CHECK(accuracy(net, a.params, sparse, 1) == accuracy(net, b.params, dense, 1));
   CHECK(accuracy(net, a.params, sparse, 1) > 0.8);  // it learned the linear rule despite the noise
+}
+
+TEST_CASE("logits read from compressed rows in place equal the dense rows' logits") {
+  // Only the summation order differs (the non-zeros alone against all 50 columns), so the logits
+  // agree to float rounding; a wrong weight index or a missed row would be off by O(1).
+  const SparseAndDense m = random_rows(1500, 50, 8);
+  const Dataset sparse = sparse_of(m), dense = Dataset::from_dense(m.dense, m.labels, 2);
+  const Architecture softmax_mlp{"sparse-mlp", 50, {7}, 3, Loss::softmax_cross_entropy};
+  for (const Architecture& arch : {logistic_regression(50), linear_svm(50), softmax_mlp}) {
+    CAPTURE(arch.name);
+    const Network net(arch);
+    dpareto::Rng rng(21);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    Eigen::VectorXf w(static_cast<Eigen::Index>(net.num_parameters()));
+    for (auto& v : w) v = normal(rng);
+    Workspace ws_sparse, ws_dense;
+    for (auto [begin, end] : {std::pair{0, 1024}, std::pair{1024, 1500}, std::pair{7, 8}}) {
+      const MatrixF a = net.logits_of_rows(w, sparse, begin, end, ws_sparse);
+      const MatrixF& b = net.logits_of_rows(w, dense, begin, end, ws_dense);
+      REQUIRE(a.rows() == end - begin);
+      REQUIRE(a.cols() == b.cols());
+      CHECK((a - b).cwiseAbs().maxCoeff() <= 1e-5f * (1.0f + b.cwiseAbs().maxCoeff()));
+    }
+    const double acc_sparse = accuracy(net, w, sparse, 2), acc_dense = accuracy(net, w, dense, 2);
+    CHECK(std::abs(acc_sparse - acc_dense) <= 2.0 / 1500);  // a margin within rounding of 0 may flip
+  }
 }
 
 TEST_CASE("compressed rows that do not describe a matrix are refused with the row and column") {

@@ -38,6 +38,10 @@ class Dataset {
   void gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* norms_sq = nullptr) const;
   // out = rows [begin, end).
   void gather_range(int begin, int end, MatrixF& out) const;
+  // z = rows [begin, end) · Wᵀ for a first layer's weights w (out × dimension(), row-major, as
+  // dense_products stores them). Compressed rows multiply their non-zeros only (a9a: 14 of 123);
+  // other storage goes through gather_range into `scratch` and times_weights.
+  void times_weights_range(int begin, int end, const float* w, int out, MatrixF& z, MatrixF& scratch) const;
   // The listed rows, in that order, as a new dataset of the same storage kind.
   Dataset subset(std::span<const int> rows) const;
   // Appends a constant feature 1 (a bias folded into the weights), for models without a bias.

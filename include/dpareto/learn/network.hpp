@@ -75,14 +75,13 @@ class Network {
 
   // Mean loss over the rows (for finite-difference checks and monitoring).
   double mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels, Workspace& ws) const;
-  // Number of rows whose predicted class equals the label.
-  int count_correct(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels, Workspace& ws) const;
-  // The network's outputs (logits), one row per row of x: one column for the binary losses, one
-  // per class for softmax. The reference stays valid until `ws` is used again.
-  const MatrixF& logits(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const {
-    return forward(params, x, ws);
-  }
-  // The predicted class of row i of logits(): 1 iff z > 0 (binary), else the first argmax.
+  // The network's outputs (logits) for rows [begin, end) of `data` (check_inputs(data) first), one
+  // row each: one column for the binary losses, one per class for softmax. The rows are read in
+  // place where the storage allows (Dataset::times_weights_range; ws.input is the scratch
+  // otherwise). The reference stays valid until `ws` is used again.
+  const MatrixF& logits_of_rows(const Eigen::VectorXf& params, const Dataset& data, int begin, int end,
+                                Workspace& ws) const;
+  // The predicted class of row i of logits_of_rows(): 1 iff z > 0 (binary), else the first argmax.
   int predicted_class(const MatrixF& logits, Eigen::Index i) const;
 
  private:
@@ -91,6 +90,9 @@ class Network {
     int in, out;
   };
   const MatrixF& forward(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const;
+  // The forward pass from the first layer's product, which ws.activations[0] holds: its bias and
+  // ReLU, then the further layers.
+  const MatrixF& forward_from_first_product(const Eigen::VectorXf& params, Workspace& ws) const;
   // Fills delta with ∂ℓ_i/∂z_i; returns the summed loss when `with_loss`, else 0.
   double loss_head(const MatrixF& logits, std::span<const int> labels, MatrixF& delta, bool with_loss = true) const;
 
