@@ -344,29 +344,52 @@ class PostgresStorage : public Storage {
 
   // Records a result once: the first completion of a running trial wins; a retry whose first try
   // committed, or a worker that finishes a trial another worker completed meanwhile, records nothing.
+  // An ok result's intermediate results are inserted in the same transaction, as completed trials
+  // numbered right after it (the study row, locked by its UPDATE, serializes the numbers).
   void complete(int trial, const std::string& claim, const EvaluationRecord& result) {
-    nlohmann::json objectives = nlohmann::json::object();
-    for (const auto& c : info_.objectives.columns()) objectives[c] = json_number(result.column(c));
     const double finished = now_unix();
+    const std::size_t measured = result.ok() ? result.intermediate.size() : 0;
+    const std::string extra = std::to_string(measured);
     connection_.retrying([&] {
       pg::Transaction tx(connection_);
       const auto row =
-          connection_.exec("SELECT status FROM dpareto_trials WHERE study_id = $1 AND trial = $2 FOR UPDATE",
+          connection_.exec("SELECT status, seed FROM dpareto_trials WHERE study_id = $1 AND trial = $2 FOR UPDATE",
                            {id_, std::to_string(trial)});
       if (row.rows() == 0) throw Error("study " + shown_ + ": no trial " + std::to_string(trial));
       if (row.text(0, 0) != "running") {
         tx.commit();
         return;
       }
-      const auto completion = connection_.exec(
-          "UPDATE dpareto_studies SET completions = completions + 1 WHERE id = $1 RETURNING completions", {id_});
+      const auto numbers = connection_.exec(
+          "UPDATE dpareto_studies SET completions = completions + 1 + $2, trials = trials + $2 WHERE id = $1 "
+          "RETURNING completions - $2, trials - $2",
+          {id_, extra});
+      EvaluationRecord evaluation;
+      evaluation.id = std::atoi(numbers.text(0, 0).c_str());
+      evaluation.seed = parse_seed(row.text(0, 1), "study " + shown_ + ": trial " + std::to_string(trial));
       connection_.exec(
           "UPDATE dpareto_trials SET completion = $3, status = $4, objectives = $5, seconds = $6, finished_at = $7, "
           "message = $8, claim = $9, heartbeat_at = NULL, unfinished_starts = 0 WHERE study_id = $1 AND trial = $2",
-          {id_, std::to_string(trial), completion.text(0, 0), to_string(result.status), objectives.dump(),
+          {id_, std::to_string(trial), numbers.text(0, 0), to_string(result.status), objectives_text(result),
            format_number(result.seconds), format_number(finished), result.message, claim});
+      const int first_trial = std::atoi(numbers.text(0, 1).c_str());
+      for (std::size_t k = 0; k < measured; ++k) {
+        const EvaluationRecord r = intermediate_of(result.intermediate[k], evaluation);
+        connection_.exec(
+            "INSERT INTO dpareto_trials(study_id, trial, completion, phase, status, params, objectives, seconds, "
+            "started_at, finished_at, message, seed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11)",
+            {id_, std::to_string(first_trial + static_cast<int>(k)), std::to_string(evaluation.id + 1 + static_cast<int>(k)),
+             r.phase, to_string(r.status), params_text(r.params), objectives_text(r), format_number(r.seconds),
+             format_number(finished), r.message, std::to_string(r.seed)});
+      }
       tx.commit();
     });
+  }
+
+  std::string objectives_text(const EvaluationRecord& result) const {
+    nlohmann::json objectives = nlohmann::json::object();
+    for (const auto& c : info_.objectives.columns()) objectives[c] = json_number(result.column(c));
+    return objectives.dump();
   }
 
   // The spool file of a result not yet recorded (removed once it is).
@@ -374,13 +397,34 @@ class PostgresStorage : public Storage {
     const std::string dir = spool_directory(options_);
     std::error_code ec;
     fs::create_directories(dir, ec);
-    nlohmann::json record = {
-        {"status", to_string(result.status)}, {"seconds", json_number(result.seconds)}, {"message", result.message}};
-    for (const auto& c : info_.objectives.columns()) record[c] = json_number(result.column(c));
+    nlohmann::json record = spooled_measurements(result);
+    if (!result.intermediate.empty()) {
+      record["intermediate"] = nlohmann::json::array();
+      for (const auto& r : result.intermediate) {
+        nlohmann::json measured = spooled_measurements(r);
+        measured["params"] = params_text(r.params);
+        record["intermediate"].push_back(std::move(measured));
+      }
+    }
     const nlohmann::json entry = {{"study", shown_}, {"trial", trial}, {"claim", claim}, {"record", record}};
     const std::string path = dir + "/" + spool_prefix() + claim + ".json";
     write_file_atomically(path, entry.dump());
     return path;
+  }
+
+  nlohmann::json spooled_measurements(const EvaluationRecord& result) const {
+    nlohmann::json record = {
+        {"status", to_string(result.status)}, {"seconds", json_number(result.seconds)}, {"message", result.message}};
+    for (const auto& c : info_.objectives.columns()) record[c] = json_number(result.column(c));
+    return record;
+  }
+  EvaluationRecord spooled_record(const nlohmann::json& r, const std::string& path) const {
+    EvaluationRecord record;
+    record.status = parse_evaluation_status(r.at("status").get<std::string>(), path);
+    record.seconds = number_from_json(r.at("seconds"), path + ": seconds");
+    record.message = r.at("message").get<std::string>();
+    for (const auto& c : info_.objectives.columns()) record.column(c) = number_from_json(r.at(c), path + ": " + c);
+    return record;
   }
 
   std::string spool_prefix() const { return hex(std::hash<std::string>{}(shown_)) + "-"; }
@@ -404,10 +448,13 @@ class PostgresStorage : public Storage {
         if (j.at("study") != shown_) continue;
         trial = j.at("trial").get<int>();
         const auto& r = j.at("record");
-        record.status = parse_evaluation_status(r.at("status").get<std::string>(), path);
-        record.seconds = number_from_json(r.at("seconds"), path + ": seconds");
-        record.message = r.at("message").get<std::string>();
-        for (const auto& c : info_.objectives.columns()) record.column(c) = number_from_json(r.at(c), path + ": " + c);
+        record = spooled_record(r, path);
+        if (r.contains("intermediate"))
+          for (const auto& m : r.at("intermediate")) {
+            EvaluationRecord& measured = record.intermediate.emplace_back(spooled_record(m, path));
+            measured.params = parse_params(m.at("params").get<std::string>(), info_.parameter_names.size(),
+                                           path + ": intermediate params");
+          }
       } catch (const std::exception& e) {
         throw InputError("spool file " + path + ": cannot be read (" + e.what() + "); move it away to continue");
       }

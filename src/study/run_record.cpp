@@ -138,6 +138,14 @@ double& EvaluationRecord::column(const std::string& name) {
   return column_of(*this, name);
 }
 
+EvaluationRecord intermediate_of(EvaluationRecord result, const EvaluationRecord& evaluation) {
+  result.phase = kIntermediatePhase;
+  result.seed = evaluation.seed;
+  result.message = "measured during evaluation " + std::to_string(evaluation.id);
+  result.intermediate.clear();
+  return result;
+}
+
 int evaluation_count(const std::vector<EvaluationRecord>& records) {
   return static_cast<int>(
       std::count_if(records.begin(), records.end(), [](const EvaluationRecord& r) { return !r.is_intermediate(); }));

@@ -103,6 +103,8 @@ class Statement {
              : std::string();
   }
   int type(int col) const { return sqlite3_column_type(stmt_, col); }
+  // Ready to run again, with new bindings.
+  void reset() { sqlite3_reset(stmt_); }
 
   [[noreturn]] void fail(int rc, const std::string& where) const;
 
@@ -537,16 +539,48 @@ const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationR
     if (current.text(0) == "running") {
       Statement next(db_, "SELECT COALESCE(MAX(completion), 0) + 1 FROM evaluations", where());
       next.step(where());
+      const long long completion = next.integer(0);
       const auto columns = info_.objectives.columns();
+      const double finished = now_unix();
       Statement st(db_,
                    "UPDATE evaluations SET completion = ?, status = ?, " + column_list(info_.objectives, " = ?") +
                        ", seconds = ?, finished_at = ?, message = ?, unfinished_starts = 0 WHERE trial = ?",
                    where());
-      st.bind_int(1, next.integer(0)).bind(2, to_string(result.status));
+      st.bind_int(1, completion).bind(2, to_string(result.status));
       int i = 3;
       for (const auto& c : columns) st.bind(i++, result.column(c));
-      st.bind(i, result.seconds).bind(i + 1, now_unix()).bind(i + 2, result.message).bind_int(i + 3, trial);
+      st.bind(i, result.seconds).bind(i + 1, finished).bind(i + 2, result.message).bind_int(i + 3, trial);
       st.step(where());
+      if (result.ok() && !result.intermediate.empty()) {
+        Statement seed(db_, "SELECT seed FROM evaluations WHERE trial = ?", where());
+        seed.bind_int(1, trial).step(where());
+        EvaluationRecord evaluation;
+        evaluation.id = static_cast<int>(completion);
+        evaluation.seed = parse_seed(seed.text(0), where() + ": trial " + std::to_string(trial));
+        Statement last(db_, "SELECT MAX(trial) FROM evaluations", where());
+        last.step(where());
+        long long next_trial = last.integer(0) + 1;
+        std::string placeholders;
+        for (std::size_t k = 0; k < columns.size(); ++k) placeholders += "?, ";
+        Statement insert(db_,
+                         "INSERT INTO evaluations(trial, completion, phase, status, params, " +
+                             column_list(info_.objectives, "") +
+                             ", seconds, started_at, finished_at, message, seed, unfinished_starts) "
+                             "VALUES (?, ?, ?, ?, ?, " +
+                             placeholders + "?, ?, ?, ?, ?, 0)",
+                         where());
+        long long number = completion;
+        for (const EvaluationRecord& measured : result.intermediate) {
+          const EvaluationRecord r = intermediate_of(measured, evaluation);
+          insert.reset();
+          insert.bind_int(1, next_trial++).bind_int(2, ++number).bind(3, r.phase).bind(4, to_string(r.status));
+          insert.bind(5, params_text(r.params));
+          int k = 6;
+          for (const auto& c : columns) insert.bind(k++, r.column(c));
+          insert.bind(k, r.seconds).bind(k + 1, finished).bind(k + 2, finished).bind(k + 3, r.message);
+          insert.bind(k + 4, std::to_string(r.seed)).step(where());
+        }
+      }
     }
     transaction.commit();
   }

@@ -61,21 +61,6 @@ RunnerOutcome StudyRunner::run(const std::function<void(std::span<const Evaluati
     return static_cast<int>(std::count_if(storage_.trials().begin(), storage_.trials().end(),
                                           [](const Trial& t) { return !t.record.is_intermediate(); }));
   };
-  // An evaluation's intermediate results, stored after it as completed trials of their own (phase
-  // epoch, the evaluation's seed), under the proposal lock so that the explorer state is kept.
-  const auto record_intermediate = [&](const EvaluationRecord& stored, std::vector<EvaluationRecord> results) {
-    const auto lock = timed(outcome.lock_wait_seconds, [&] { return storage_.lock_proposals(); });
-    timed(outcome.storage_seconds, [&] {
-      storage_.refresh();
-      const nlohmann::json state = storage_.explorer_state();
-      for (EvaluationRecord& r : results) {
-        r.phase = kIntermediatePhase;
-        r.seed = stored.seed;
-        r.message = "measured during evaluation " + std::to_string(stored.id);
-        storage_.finish_trial(storage_.begin_trial(r.phase, r.params, r.seed, state), r, state);
-      }
-    });
-  };
   // The explorer state (ask counter, GP warm start) as the study holds it: restored once from a
   // single-writer store, before every ask from a shared one (another worker may have asked since).
   const auto restore_state = [&] {
@@ -96,7 +81,8 @@ RunnerOutcome StudyRunner::run(const std::function<void(std::span<const Evaluati
       const Trial& claimed = storage_.trials().at(static_cast<std::size_t>(trial));
       const bool poisoned = settings_.crash_limit > 0 && claimed.unfinished_starts >= settings_.crash_limit;
       // An intermediate result is stored, never evaluated: one left running was cut off between its
-      // two writes (its evaluation and the results before it stand).
+      // two writes by a dpareto that stored each result apart from its evaluation (studies from before
+      // 2026-12-01; its evaluation and the results before it stand).
       const bool cut_off = claimed.record.is_intermediate();
       if (settings_.retry_interrupted && !poisoned && !cut_off) {
         requeued.push_back(trial);
@@ -267,12 +253,9 @@ RunnerOutcome StudyRunner::run(const std::function<void(std::span<const Evaluati
       record.phase = t.record.phase;
       record.params = t.record.params;
       record.seed = t.record.seed;
-      std::vector<EvaluationRecord> intermediate = std::move(record.intermediate);
-      record.intermediate.clear();
-      const EvaluationRecord stored =
-          timed(outcome.storage_seconds, [&] { return storage_.finish_trial(d.trial, record, proposer_.state()); });
+      // Its intermediate results are stored with it, in one transaction (Storage::finish_trial).
+      timed(outcome.storage_seconds, [&] { storage_.finish_trial(d.trial, record, proposer_.state()); });
       ++outcome.recorded;
-      if (stored.ok() && !intermediate.empty()) record_intermediate(stored, std::move(intermediate));
       catch_up();
       if (should_stop && should_stop()) outcome.stopped = true;
     }

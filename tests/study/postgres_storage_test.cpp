@@ -424,3 +424,72 @@ TEST_CASE("postgres: a study is refused to runs of another problem, space or con
   CHECK(file_name.status == 2);
   CHECK(file_name.output.find("is an SQLite file, which holds one study") != std::string::npos);
 }
+
+TEST_CASE(
+    "postgres: an evaluation and its intermediate results are one transaction, numbered in a row across workers; a "
+    "spooled one is replayed whole") {
+  const std::string uri = server();
+  const std::string schema = fresh_schema("CURRENT_USER");
+  const std::string scoped = in_schema(uri, schema);
+  const std::string name = fresh_name("together");
+  create_storage(scoped, toy(), one_parameter(), {}, named(name));
+  auto a = open_storage(scoped, StorageAccess::read_write, named(name));
+  auto b = open_storage(scoped, StorageAccess::read_write, named(name));
+  const int ta = a->begin_trial("random", {3}, 31, {{"asks", 1}});
+  b->refresh();
+  const int tb = b->begin_trial("random", {4}, 32, {{"asks", 2}});
+  // b completes first, with two earlier epochs; then a, with three.
+  b->finish_trial(tb, dpareto::test::with_earlier_results(measured(4, 0.6), {{1}, {2}}), nullptr);
+  a->finish_trial(ta, dpareto::test::with_earlier_results(measured(3, 0.7), {{1}, {2}, {3}}), nullptr);
+  auto reader = open_storage(scoped, StorageAccess::read_only, named(name));
+  const auto groups = grouped_by_evaluation(reader->completed());
+  REQUIRE(groups.size() == 2);
+  REQUIRE(groups[0].size() == 3);
+  REQUIRE(groups[1].size() == 4);
+  for (const auto& group : groups) {
+    const auto& evaluation = group.front();
+    CHECK_FALSE(evaluation.is_intermediate());
+    for (std::size_t k = 1; k < group.size(); ++k) {
+      CHECK(group[k].is_intermediate());
+      CHECK(group[k].id == evaluation.id + static_cast<int>(k));
+      CHECK(group[k].seed == evaluation.seed);
+      CHECK(group[k].params == std::vector<double>{static_cast<double>(k)});
+      CHECK(group[k].epsilon == doctest::Approx(evaluation.epsilon * static_cast<double>(k) / group.size()));
+      CHECK(group[k].message == "measured during evaluation " + std::to_string(evaluation.id));
+    }
+  }
+  CHECK(groups[0].front().seed == 32);
+  CHECK(groups[1].front().seed == 31);
+
+  // A completion refused half way (a trigger rejects its second result) records nothing: the trial
+  // stays running, its result in the spool; the next worker to join replays it, results and all.
+  const int tc = a->begin_trial("random", {5}, 33, {{"asks", 3}});
+  superuser_sql("CREATE FUNCTION " + schema +
+                ".refuse() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RAISE EXCEPTION ''refused by the test''; END'");
+  superuser_sql("CREATE TRIGGER refuse BEFORE INSERT ON " + schema + ".dpareto_trials FOR EACH ROW WHEN (NEW.trial = " +
+                std::to_string(tc + 2) + ") EXECUTE FUNCTION " + schema + ".refuse()");
+  CHECK_THROWS_WITH(a->finish_trial(tc, dpareto::test::with_earlier_results(measured(5, 0.8), {{1}, {2}, {3}}), nullptr),
+                    doctest::Contains("refused by the test"));
+  reader->refresh();
+  CHECK(reader->completed().size() == 7);
+  CHECK(reader->trials().at(static_cast<std::size_t>(tc)).record.status == EvaluationStatus::running);
+  superuser_sql("DROP TRIGGER refuse ON " + schema + ".dpareto_trials");
+  auto c = open_storage(scoped, StorageAccess::read_write, named(name));
+  c->begin_trial("random", {6}, 34, {{"asks", 4}});  // joins: replays the spool first
+  reader->refresh();
+  const auto all = reader->completed();
+  REQUIRE(all.size() == 11);
+  CHECK(all[7].params == std::vector<double>{5});
+  CHECK(all[7].epsilon == 5);
+  for (std::size_t k = 8; k < 11; ++k) {
+    CHECK(all[k].is_intermediate());
+    CHECK(all[k].seed == 33);
+    CHECK(all[k].params == std::vector<double>{static_cast<double>(k - 7)});
+    CHECK(all[k].message == "measured during evaluation 8");
+  }
+  a.reset();
+  b.reset();
+  c.reset();
+  reader.reset();
+  superuser_sql("DROP SCHEMA " + schema + " CASCADE");
+}

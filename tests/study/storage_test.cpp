@@ -72,9 +72,20 @@ class MemoryStorage : public Storage {
     r.params = params;
     r.seed = seed;
     r.id = static_cast<int>(completed().size()) + 1;
+    r.intermediate.clear();
     s_.trials.at(static_cast<std::size_t>(trial)).unfinished_starts = 0;
     s_.state = state;
-    return r;
+    const EvaluationRecord evaluation = r;
+    int id = evaluation.id;
+    if (result.ok())
+      for (const auto& measured : result.intermediate) {
+        Trial t;
+        t.trial = static_cast<int>(s_.trials.size());
+        t.record = intermediate_of(measured, evaluation);
+        t.record.id = ++id;
+        s_.trials.push_back(std::move(t));
+      }
+    return s_.trials.at(static_cast<std::size_t>(trial)).record;
   }
   void set_explorer_state(const nlohmann::json& state) override { s_.state = state; }
   void set_run_info(const RunInfo& info) override { s_.info = info; }
@@ -208,13 +219,7 @@ namespace {
 // An evaluation of x that also measured the settings x − 0.5 and x − 0.25 on the way (issue 18 item
 // 2's earlier epochs), with ε growing towards the final one.
 EvaluationRecord square_with_earlier_results(const std::vector<double>& p, std::uint64_t seed) {
-  EvaluationRecord r = square(p, seed);
-  for (const double back : {0.5, 0.25}) {
-    EvaluationRecord& i = r.intermediate.emplace_back(square({p[0] - back}, seed));
-    i.params = {p[0] - back};
-    i.epsilon = r.epsilon * (1 - back);
-  }
-  return r;
+  return dpareto::test::with_earlier_results(square(p, seed), {{p[0] - 0.5}, {p[0] - 0.25}});
 }
 
 }  // namespace
@@ -268,7 +273,7 @@ TEST_CASE("runner: intermediate results are stored after their evaluation and co
           CHECK(result.id == evaluation.id + k);
           CHECK(result.seed == evaluation.seed);  // the evaluation's own training produced it
           CHECK(result.params == std::vector<double>{e - (k == 1 ? 0.5 : 0.25)});
-          CHECK(result.epsilon == doctest::Approx(evaluation.epsilon * (k == 1 ? 0.5 : 0.75)));
+          CHECK(result.epsilon == doctest::Approx(evaluation.epsilon * k / 3));
           CHECK(result.message == "measured during evaluation " + std::to_string(evaluation.id));
         }
       }

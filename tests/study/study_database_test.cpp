@@ -16,6 +16,7 @@
 #include "dpareto/study/storage_registry.hpp"
 #include "dpareto/study/study_database.hpp"
 #include "dpareto/study/study_runner.hpp"
+#include "toy_study.hpp"
 
 namespace fs = std::filesystem;
 using namespace dpareto;
@@ -419,4 +420,53 @@ TEST_CASE("a study of format version 1 is refused until `study upgrade` migrates
   CHECK_THROWS_WITH_AS(StudyDatabase::open(bad.string(), StudyDatabase::Access::read_only),
                        doctest::Contains("study format version 3 is not supported (this dpareto reads version 2)"),
                        InputError);
+}
+
+TEST_CASE("an evaluation and its intermediate results are one transaction: stored together, numbered in a row, or not at all") {
+  const auto path = (study_database_root.dir("intermediate") / "s.db").string();
+  {
+    auto db = StudyDatabase::create(path, identity(), info(), {{"method", "random"}});
+    const int first = db.begin_trial("random", {0.05, 0.5}, 21, {{"asks", 1}});
+    const int second = db.begin_trial("random", {0.7, 0.2}, 22, {{"asks", 2}});
+    // The later trial completes first, with three earlier epochs of its training.
+    const auto measured = dpareto::test::with_earlier_results(toy_evaluation({0.7, 0.2}, 22),
+                                                              {{0.1, 0.2}, {0.3, 0.2}, {0.5, 0.2}});
+    CHECK(db.finish_trial(second, measured, nullptr).id == 1);
+    // A failed evaluation's results are not stored.
+    const auto failed = dpareto::test::with_earlier_results(toy_evaluation({0.05, 0.5}, 21), {{0.01, 0.5}});
+    REQUIRE_FALSE(failed.ok());
+    CHECK(db.finish_trial(first, failed, nullptr).id == 5);
+    const auto records = db.completed();
+    REQUIRE(records.size() == 5);
+    for (int k = 1; k <= 3; ++k) {
+      const auto& r = records[static_cast<std::size_t>(k)];
+      CHECK(r.id == 1 + k);
+      CHECK(r.is_intermediate());
+      CHECK(r.ok());
+      CHECK(r.seed == 22);
+      CHECK(r.params == measured.intermediate[static_cast<std::size_t>(k - 1)].params);
+      CHECK(r.epsilon == doctest::Approx(7.0 * k / 4));
+      CHECK(r.message == "measured during evaluation 1");
+      CHECK(db.trials().at(static_cast<std::size_t>(1 + k)).record.id == r.id);  // trials 2, 3, 4
+    }
+    CHECK(records[4].status == EvaluationStatus::failed);
+    const auto groups = grouped_by_evaluation(records);
+    REQUIRE(groups.size() == 2);
+    CHECK(groups[0].size() == 4);
+    CHECK(groups[1].size() == 1);
+    // A write that fails half way (a trigger refuses the third result) records nothing of it: the
+    // evaluation stays running for a resume, as after a crash.
+    const int third = db.begin_trial("random", {0.9, 0.9}, 23, {{"asks", 3}});
+    sql(path,
+        "CREATE TRIGGER refuse_third AFTER INSERT ON evaluations WHEN NEW.trial = 8 "
+        "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    CHECK_THROWS_WITH_AS(db.finish_trial(third, dpareto::test::with_earlier_results(
+                                                    toy_evaluation({0.9, 0.9}, 23), {{0.1, 0.9}, {0.2, 0.9}, {0.3, 0.9}}),
+                                         nullptr),
+                         doctest::Contains("refused by the test"), Error);
+  }
+  auto reopened = StudyDatabase::open(path, StudyDatabase::Access::read_only);
+  CHECK(reopened.completed().size() == 5);
+  CHECK(reopened.trials().size() == 6);
+  CHECK(reopened.trials().back().record.status == EvaluationStatus::running);
 }

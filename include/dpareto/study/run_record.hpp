@@ -34,8 +34,9 @@ struct EvaluationRecord {
   std::string message;
   std::uint64_t seed = 0;  // the seed the utility oracle received
 
-  // From an evaluator, before it is stored: the results measured on the way (phase epoch, ok), which
-  // the study runner stores as records of their own.
+  // From an evaluator, before it is stored: the results measured on the way (ok), which the storage
+  // records as records of their own right after the evaluation, in the same transaction
+  // (Storage::finish_trial; labelled by intermediate_of).
   std::vector<EvaluationRecord> intermediate;
 
   bool ok() const { return status == EvaluationStatus::ok; }
@@ -62,6 +63,10 @@ struct RunInfo {
   double log_floor = 1e-2;
   nlohmann::json extra = nlohmann::json::object();  // acquisition, init, budget, problem settings...
 };
+
+// An intermediate result as a study stores it: phase epoch, the seed of the evaluation whose training
+// measured it, and a message naming that evaluation (its completion number).
+EvaluationRecord intermediate_of(EvaluationRecord result, const EvaluationRecord& evaluation);
 
 // The records that are evaluations of their own (not intermediate results).
 int evaluation_count(const std::vector<EvaluationRecord>& records);

@@ -85,7 +85,11 @@ class Storage {
   // running for a resume, and this start does not count as a crash.
   virtual void release_trial(int trial) = 0;
   // Completes a running evaluation: `result` carries status ok|failed and the measurements; the
-  // completion number is assigned here and returned in the stored record.
+  // completion number is assigned here and returned in the stored record. An ok result's
+  // `intermediate` results (earlier epochs of its training, issue 18 item 2) are stored in the same
+  // transaction as completed trials of their own (intermediate_of), numbered right after it: a crash
+  // records the evaluation with all of them or nothing, and no other worker's completion lands
+  // between them (grouped_by_evaluation relies on that).
   virtual const EvaluationRecord& finish_trial(int trial, const EvaluationRecord& result,
                                                const nlohmann::json& explorer_state) = 0;
   virtual void set_explorer_state(const nlohmann::json& state) = 0;
