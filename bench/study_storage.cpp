@@ -1,7 +1,8 @@
 // Storage overhead of a study per evaluation: the two transactions every evaluation costs (insert
 // as running with the explorer state; complete with its results) in WAL mode, for evaluations
-// shorter than 1 s (synchronous=NORMAL) and for longer ones (completion fsynced, synchronous=FULL).
-// Prints mean, p95 and max milliseconds per evaluation.
+// shorter than 1 s (synchronous=NORMAL) and for longer ones (completion fsynced, synchronous=FULL);
+// then evaluations that carry 63 intermediate results (observe=every-epoch of a 64-epoch training),
+// stored in the evaluation's own transaction. Prints mean, p95 and max milliseconds per evaluation.
 //   build/bench_study_storage [evaluations] [directory]
 #include <unistd.h>
 
@@ -18,7 +19,7 @@ using namespace dpareto::study;
 
 namespace {
 
-void measure(int n, const std::filesystem::path& dir, double evaluation_seconds) {
+void measure(int n, const std::filesystem::path& dir, double evaluation_seconds, int intermediate = 0) {
   const auto path = (dir / ("bench_study_storage_" + std::to_string(::getpid()) + ".db")).string();
   const StudyIdentity identity{"bench", nlohmann::json::object(), {{"parameters", nlohmann::json::array()}}};
   RunInfo info;
@@ -43,6 +44,12 @@ void measure(int n, const std::filesystem::path& dir, double evaluation_seconds)
       r.delta = 1e-5;
       r.utility = r.utility_min = r.utility_max = 0.8;
       r.seconds = evaluation_seconds;
+      const EvaluationRecord measured = r;
+      for (int e = 1; e <= intermediate; ++e) {
+        EvaluationRecord& m = r.intermediate.emplace_back(measured);
+        m.params = {double(e), 2.0 + i, 1e-3 * i};
+        m.epsilon = r.epsilon * e / (intermediate + 1);
+      }
       db.finish_trial(trial, r, state);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
@@ -51,7 +58,9 @@ void measure(int n, const std::filesystem::path& dir, double evaluation_seconds)
   for (double v : ms) mean += v / n;
   std::sort(ms.begin(), ms.end());
   std::cout << "evaluations of " << evaluation_seconds << " s ("
-            << (evaluation_seconds >= 1 ? "completion fsynced" : "synchronous=NORMAL") << "): mean " << mean
+            << (evaluation_seconds >= 1 ? "completion fsynced" : "synchronous=NORMAL")
+            << (intermediate > 0 ? ", " + std::to_string(intermediate) + " intermediate results each" : std::string())
+            << "): mean " << mean
             << " ms, p95 " << ms[static_cast<std::size_t>(0.95 * (n - 1))] << " ms, max " << ms.back()
             << " ms per evaluation\n";
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
@@ -65,5 +74,6 @@ int main(int argc, char** argv) {
   std::cout << "study storage overhead, " << n << " evaluations in " << std::filesystem::absolute(dir) << "\n";
   measure(n, dir, 0.01);
   measure(n, dir, 12.5);
+  measure(n / 10, dir, 12.5, 63);
   return 0;
 }
