@@ -407,12 +407,13 @@ int run_explore(int argc, char** argv) {
                         "need tune --candidates-from-private-front (docs/tune.md)"
                       : "")
               << "\n";
+  const int resumed = study ? study::evaluation_count(study->completed()) : 0;
   if (!settings.study.empty() && !study->trials().empty())
-    std::cerr << "resuming study " << study->location() << ": " << study::evaluation_count(study->completed())
-              << " evaluations completed, " << study->trials().size() - study->completed().size() << " interrupted\n";
+    std::cerr << "resuming study " << study->location() << ": " << resumed << " evaluations completed, "
+              << study->trials().size() - study->completed().size() << " interrupted\n";
   explore::ExploreRun run(*problem, settings, std::move(study));
   const auto& info = run.info();
-  ProgressBar progress("explore " + info.problem, settings.budget, "evaluations");
+  ProgressBar progress("explore " + info.problem, settings.budget, "evaluations", 0, resumed);
   install_stop_handlers();  // Ctrl-C, SIGTERM, SIGHUP: stop proposing, stop the oracles, keep the study
   const auto outcome = run.run([&](const study::RunDirectoryWriter& writer) {
     progress.update(study::evaluation_count(writer.records()), "HV " + readable_number(writer.hv_history().back()));

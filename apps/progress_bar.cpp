@@ -1,5 +1,6 @@
 #include "progress_bar.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -20,10 +21,11 @@ double log_interval(double fallback) {
 
 }  // namespace
 
-ProgressBar::ProgressBar(std::string label, int total, std::string unit, double log_interval_seconds)
+ProgressBar::ProgressBar(std::string label, int total, std::string unit, double log_interval_seconds, int done_before)
     : label_(std::move(label)),
       unit_(std::move(unit)),
       total_(total),
+      done_before_(done_before),
       terminal_(stderr_is_terminal()),
       log_interval_(log_interval(log_interval_seconds)),
       start_(std::chrono::steady_clock::now()) {}
@@ -31,12 +33,13 @@ ProgressBar::ProgressBar(std::string label, int total, std::string unit, double 
 void ProgressBar::update(int done, const std::string& note) {
   if (total_ <= 0) return;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const double eta = done > 0 ? elapsed * (total_ - done) / done : 0;
+  const bool paced = done > done_before_;  // something done since the start: a pace to go by
+  const double eta = paced ? elapsed * (total_ - done) / (done - done_before_) : 0;
   if (terminal_) {
     const int width = 30, filled = static_cast<int>(static_cast<double>(done) / total_ * width);
-    std::fprintf(stderr, "\r%s [%s%s] %d/%d  %.0fs elapsed, ETA %.0fs  %s\033[K", label_.c_str(),
-                 std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), done, total_, elapsed, eta,
-                 note.c_str());
+    std::fprintf(stderr, "\r%s [%s%s] %d/%d  %.0fs elapsed, ETA %s  %s\033[K", label_.c_str(),
+                 std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), done, total_, elapsed,
+                 paced ? (std::to_string(std::lround(eta)) + "s").c_str() : "?", note.c_str());
     std::fflush(stderr);
     return;
   }
@@ -45,7 +48,7 @@ void ProgressBar::update(int done, const std::string& note) {
   last_log_time_ = elapsed;
   std::fprintf(stderr, "%s: %d/%d %s, %s elapsed%s%s%s\n", label_.c_str(), done, total_, unit_.c_str(),
                readable_duration(elapsed).c_str(),
-               done > 0 && done < total_ ? (", ETA " + readable_duration(eta)).c_str() : "", note.empty() ? "" : ", ",
+               paced && done < total_ ? (", ETA " + readable_duration(eta)).c_str() : "", note.empty() ? "" : ", ",
                note.c_str());
   std::fflush(stderr);
 }

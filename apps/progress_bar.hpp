@@ -13,14 +13,16 @@ namespace dpareto::apps {
 
 class ProgressBar {
  public:
-  // `unit` names what is counted in log lines ("evaluations").
-  ProgressBar(std::string label, int total, std::string unit, double log_interval_seconds = 0);
+  // `unit` names what is counted in log lines ("evaluations"); `done_before` is what was done when
+  // the bar starts (a resumed study's evaluations): the ETA comes from the pace since, and is
+  // unknown until something more is done.
+  ProgressBar(std::string label, int total, std::string unit, double log_interval_seconds = 0, int done_before = 0);
   void update(int done, const std::string& note = "");
   void finish();
 
  private:
   std::string label_, unit_;
-  int total_;
+  int total_, done_before_;
   bool terminal_;
   double log_interval_;
   int last_logged_ = -1;

@@ -97,3 +97,27 @@ TEST_CASE("tune shows elapsed time only, never how many trainings it ran") {
   // Every progress line is the label and the time, nothing that counts trainings.
   CHECK(count_lines(r.output, std::regex(".*selecting and training privately.*")) == notices);
 }
+
+TEST_CASE("a resumed explore's ETA comes from the pace since it resumed, not from the evaluations it found") {
+  const auto dir = progress_root.dir("resumed");
+  std::ofstream(dir / "space.json") << R"({"parameters": [{"name": "x", "kind": "continuous", "low": 0, "high": 1}]})";
+  // One second an evaluation: ε = 1 + x, utility = 0.5 x.
+  std::ofstream(dir / "oracle.sh")
+      << "#!/bin/sh\nsleep 1\n"
+      << R"(awk -v x="$1" 'BEGIN { printf "{\"epsilon\": %.17g, \"utility\": %.17g}\n", 1 + x, 0.5 * x }')" << "\n";
+  fs::permissions(dir / "oracle.sh", fs::perms::owner_all);
+  const std::string explore =
+      "explore --space space.json --oracle-cmd './oracle.sh {x}' --init 2 --seed 4 --study s.db --out run --budget ";
+  const auto first = run_cli(explore + "2", dir);
+  REQUIRE_MESSAGE(first.status == 0, first.output);
+  const auto resumed = run_cli(explore + "4", dir);
+  REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+  // 2 of 4 were done before; after the third (about 1 s in), one more at that pace is about 1 s away
+  // (a pace taken over all three would say 1/3 s, printed as 0 s).
+  std::smatch eta;
+  const std::string text = resumed.output;
+  REQUIRE_MESSAGE(std::regex_search(text, eta, std::regex("explore external: 3/4 evaluations, [0-9]+ s elapsed, ETA ([0-9]+) s")),
+                  text);
+  CHECK(std::stoi(eta[1]) >= 1);
+  CHECK(count_lines(text, std::regex("explore external: 2/4 evaluations.*ETA.*")) == 0);  // no pace yet
+}
