@@ -34,6 +34,22 @@ bool uses_avx2(const char* openblas_kernel) {
 
 namespace {
 
+// 0 below AVX2, 1 AVX2, 2 AVX-512, 3 AVX-512 with BF16.
+int instruction_width(const char* openblas_kernel) {
+  if (strcasecmp(openblas_kernel, "Cooperlake") == 0 || strcasecmp(openblas_kernel, "SapphireRapids") == 0) return 3;
+  if (strcasecmp(openblas_kernel, "SkylakeX") == 0) return 2;
+  return uses_avx2(openblas_kernel) ? 1 : 0;
+}
+
+}  // namespace
+
+const char* wider_kernel_than(const char* openblas_kernel, const CpuFeatures& cpu) {
+  const char* best = openblas_kernel_for(cpu);
+  return best != nullptr && instruction_width(best) > instruction_width(openblas_kernel) ? best : nullptr;
+}
+
+namespace {
+
 constexpr const char* kCoretype = "OPENBLAS_CORETYPE";
 constexpr const char* kChosenByUs = "DPARETO_OPENBLAS_CORETYPE";  // marks a kernel chosen below
 
@@ -70,9 +86,14 @@ const char* chosen_openblas_kernel() {
 
 std::string blas_description() {
   const char* user_choice = std::getenv(kCoretype);
+  const char* wider = wider_kernel_than(openblas_get_corename(), this_cpu());
   const std::string by = chosen_kernel != nullptr ? "chosen by dpareto from the CPU's instruction sets"
-                         : user_choice != nullptr ? std::string(kCoretype) + "=" + user_choice
-                                                  : "OpenBLAS's own choice";
+                         : user_choice != nullptr
+                             ? std::string(kCoretype) + "=" + user_choice +
+                                   (wider != nullptr ? std::string("; this CPU also runs the ") + wider +
+                                                           " kernel, with wider instructions"
+                                                     : std::string())
+                             : "OpenBLAS's own choice";
   return std::string(openblas_get_config()) + ", kernel " + openblas_get_corename() + " (" + by + ")";
 }
 

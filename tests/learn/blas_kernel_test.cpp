@@ -41,6 +41,20 @@ TEST_CASE("OpenBLAS's generic kernels are told from its AVX2 ones") {
   CHECK(uses_avx2(openblas_kernel_for(f)));
 }
 
+TEST_CASE("a kernel of wider instructions than the one in use is named, none of the same or narrower") {
+  CpuFeatures avx2{true, false, false}, avx512{true, true, false}, bf16{true, true, true};
+  CHECK(std::string(wider_kernel_than("Prescott", avx2)) == "Haswell");
+  CHECK(wider_kernel_than("Haswell", avx2) == nullptr);
+  CHECK(wider_kernel_than("Zen", avx2) == nullptr);
+  CHECK(std::string(wider_kernel_than("Haswell", avx512)) == "SkylakeX");
+  CHECK(std::string(wider_kernel_than("zen", bf16)) == "Cooperlake");
+  CHECK(std::string(wider_kernel_than("SkylakeX", bf16)) == "Cooperlake");
+  CHECK(wider_kernel_than("Cooperlake", bf16) == nullptr);
+  CHECK(wider_kernel_than("SapphireRapids", bf16) == nullptr);
+  CHECK(wider_kernel_than("SkylakeX", avx2) == nullptr);  // the user's wider setting: nothing to add
+  CHECK(wider_kernel_than("Prescott", CpuFeatures{}) == nullptr);
+}
+
 TEST_CASE("this process runs an AVX2 kernel wherever the CPU has AVX2, and the environment is left clean") {
   CAPTURE(blas_description());
   if (this_cpu().avx2_fma && std::getenv("OPENBLAS_CORETYPE") == nullptr) CHECK(uses_avx2(openblas_get_corename()));

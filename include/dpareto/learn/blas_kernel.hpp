@@ -32,6 +32,12 @@ const char* openblas_kernel_for(const CpuFeatures& features);
 // Whether an OpenBLAS kernel (as openblas_get_corename() names it) uses AVX2.
 bool uses_avx2(const char* openblas_kernel);
 
+// The kernel openblas_kernel_for(cpu) names when it uses wider instructions than `openblas_kernel`
+// (AVX-512 beside an AVX2 kernel, AVX2 beside a generic one); null otherwise. What a user's
+// OPENBLAS_CORETYPE keeps from use (on a Zen 5 its Haswell setting cost MLP1 epochs 1.6×; on a Zen 4
+// the Haswell kernel was the faster one, so this names the kernel, not a gain).
+const char* wider_kernel_than(const char* openblas_kernel, const CpuFeatures& cpu);
+
 // The kernel this process chose through OPENBLAS_CORETYPE; null when OpenBLAS's own choice was kept
 // or the user had set the variable.
 const char* chosen_openblas_kernel();
