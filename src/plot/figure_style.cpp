@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "dpareto/plot/gnuplot.hpp"
 
@@ -27,6 +28,16 @@ std::string faint(const std::string& color, double opacity) {
   char buf[4];
   std::snprintf(buf, sizeof buf, "%02X", alpha);
   return "#" + std::string(buf) + color.substr(1);
+}
+
+std::string darker(const std::string& color, double factor) {
+  char buf[8];
+  const long rgb = std::strtol(color.substr(1, 6).c_str(), nullptr, 16);
+  const auto scaled = [&](int shift) {
+    return static_cast<int>(std::lround(((rgb >> shift) & 0xFF) * std::clamp(factor, 0.0, 1.0)));
+  };
+  std::snprintf(buf, sizeof buf, "#%02X%02X%02X", scaled(16), scaled(8), scaled(0));
+  return buf;
 }
 
 std::string common_setup() {

@@ -163,7 +163,7 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
     if (const auto* robust = robust_of(k)) {
       const auto robust_front = front_points(*robust);
       plots.push_back(script.data(tag + "_robust", staircase_rows(robust_front, x_hi, options.accuracy)) +
-                      " using 1:2 with lines lw 2 dt 3 lc rgb " + literal(style.color) + " title " +
+                      " using 1:2 with lines lw 2 dt 3 lc rgb " + literal(darker(style.color)) + " title " +
                       literal("robust front (" + std::to_string(robust_front.size()) +
                               (robust_front.size() == 1 ? " point)" : " points)")));
     }

@@ -251,7 +251,7 @@ TEST_CASE("the front figure: --max-epsilon ends the axis, a pick is marked, the 
         std::string::npos);
 }
 
-TEST_CASE("the front figure draws a run's robust front dotted, in the run's colour") {
+TEST_CASE("the front figure draws a run's robust front dotted, in a darker shade of the run's colour") {
   const std::string dir = test::temp_dir("robust");
   test::write_synthetic_run(dir + "/a", "dpareto", 5, 30);
   const auto run = load_run(dir + "/a");
@@ -262,6 +262,9 @@ TEST_CASE("the front figure draws a run's robust front dotted, in the run's colo
   const auto script = front_figure({run}, options).text();
   CHECK(script.find("title 'robust front (1 point)'") != std::string::npos);
   CHECK(script.find("$r0_robust") != std::string::npos);
+  CHECK(script.find("dt 3 lc rgb '" + darker(series_style(0).color) + "'") != std::string::npos);
+  CHECK(darker("#0072B2") == "#003959");  // each channel halved, rounded: 0x72 / 2 = 0x39, 0xB2 / 2 = 0x59
+  CHECK(darker("#FFFFFF", 0.25) == "#404040");
   CHECK(script.find(" 0.9375\n") != std::string::npos);  // drawn at error 1 − 0.0625
   CHECK(script.find("fronts bold, robust fronts dotted") != std::string::npos);
   CHECK(front_figure({run}).text().find("robust") == std::string::npos);

@@ -19,6 +19,9 @@ struct SeriesStyle {
 SeriesStyle series_style(std::size_t index);
 // A translucent version of "#RRGGBB" for faint background points ("#AARRGGBB", gnuplot's alpha).
 std::string faint(const std::string& color, double opacity = 0.35);
+// "#RRGGBB" with each channel scaled by `factor` in [0, 1]: the same hue, darker (a line drawn over
+// a bold one of the run's own colour stays visible).
+std::string darker(const std::string& color, double factor = 0.5);
 
 // Commands shared by every plot: grid, border, tics outward, the viridis palette (monotone in
 // lightness, so heat maps survive greyscale print).

@@ -27,7 +27,8 @@ struct FrontFigureOptions {
   std::optional<MarkedPoint> mark;
   std::optional<double> non_private;  // a non-private model's utility (else the runs' "non_private", if common)
   // Per run (in order; shorter, or null entries: none), the run with its robust utilities
-  // (explore/robust_front.hpp): its front is drawn as a thin dotted staircase in the run's colour.
+  // (explore/robust_front.hpp): its front is drawn as a thin dotted staircase in a darker shade of the run's colour
+  // (visible where it runs along the bold observed front).
   std::vector<const study::RunData*> robust;
 };
 
