@@ -111,6 +111,8 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
     throw InputError("--reference-mode " + reference_mode + ": expected fixed or estimated");
   explorer_options.reference_mode =
       reference_mode == "estimated" ? bo::ReferenceMode::estimated : bo::ReferenceMode::fixed;
+  explorer_options.improvement_front =
+      bo::parse_improvement_front(vm["improvement-front"].as<std::string>(), "--improvement-front");
   explorer_options.initial_points = vm["init"].as<int>();
   explorer_options.initial_from_prior = vm["prior"].as<bool>();
   explorer_options.grid_points = vm["grid-points"].as<int>();
@@ -261,6 +263,7 @@ void adopt_recorded_settings(const po::variables_map& vm, const study::Storage& 
   if (given("method")) study_options.method = mine.method;
   if (given("acquisition")) study_options.acquisition = mine.acquisition;
   if (given("reference-mode")) study_options.reference_mode = mine.reference_mode;
+  if (given("improvement-front")) study_options.improvement_front = mine.improvement_front;
   if (given("init")) study_options.initial_points = mine.initial_points;
   if (given("prior")) study_options.initial_from_prior = mine.initial_from_prior;
   if (given("grid-points")) study_options.grid_points = mine.grid_points;
@@ -290,6 +293,9 @@ int run_explore(int argc, char** argv) {
       bo::acquisition_choices(" | ", " | ").c_str())(
       "reference-mode", po::value<std::string>()->default_value("fixed"),
       "fixed (cells from the observed front and --reference) | estimated (GPflowOpt, as DPareto ran it)")(
+      "improvement-front", po::value<std::string>()->default_value("posterior"),
+      "with --reference-mode fixed, the front the cells are cut from: posterior (the evaluated settings at "
+      "the GP posterior means: noisy utilities denoised) | observed (at their measured values)")(
       "init", po::value<int>()->default_value(16), "random initial points before BO (k0)")(
       "budget", po::value<int>()->default_value(64), "total evaluations")(
       "seed", po::value<std::uint64_t>(), "seed for a reproducible run (default: OS CSPRNG)")(

@@ -9,6 +9,7 @@
 // With acquisition = ehvi the explorer's noisy GPs also learn an input warping (gp/input_warping.hpp).
 //
 // usage: bench_explorer_overhead [iterations=256] [seed=1] [objectives=2] [acquisition=hvpoi]
+//                                [improvement front=posterior|observed]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
   const auto observe = objectives == 3 ? timed_oracle : oracle;
   bo::ExplorerOptions options;
   if (argc > 4) options.acquisition = argv[4];
+  if (argc > 5) options.improvement_front = bo::parse_improvement_front(argv[5], "improvement front");
   options.initial_points = 16;
   options.objectives = objectives == 3 ? pareto::Objectives::with({"train_seconds"}, {10, 1, 4})
                                        : pareto::Objectives::privacy_utility(10, 1);

@@ -15,7 +15,9 @@
 // known-ehvi (those loops with ε computed exactly inside the acquisition, --known-epsilon), random,
 // noiseless (the DPareto loop told R = 2000 scores instead of R = 50 ones: what is left of the loss
 // without observation noise is the surrogate's and the acquisition's); any of them with the suffix
-// -unspaced runs with min_spacing 0 (bo/explorer_options.hpp), as the loop did before 2026-11-28.
+// -unspaced runs with min_spacing 0 (bo/explorer_options.hpp), as the loop did before 2026-11-28,
+// and with the suffix -observed (after any -unspaced) cuts its improvement region from the observed
+// front instead of the posterior means (ExplorerOptions::improvement_front), as before 2026-12-01.
 // initial: the points of the initial design (before any model), for every method.
 #include <algorithm>
 #include <atomic>
@@ -223,11 +225,15 @@ int main(int argc, char** argv) {
     start = std::chrono::steady_clock::now();
     parallel_for(seeds, [&](int s) {
       bo::ExplorerOptions options;
-      const std::string unspaced_suffix = "-unspaced";
-      const bool unspaced =
-          method.size() > unspaced_suffix.size() &&
-          method.compare(method.size() - unspaced_suffix.size(), unspaced_suffix.size(), unspaced_suffix) == 0;
-      const std::string loop = unspaced ? method.substr(0, method.size() - unspaced_suffix.size()) : method;
+      std::string loop = method;
+      const auto take_suffix = [&](const std::string& suffix) {
+        const bool has = loop.size() > suffix.size() && loop.ends_with(suffix);
+        if (has) loop.resize(loop.size() - suffix.size());
+        return has;
+      };
+      const bool observed = take_suffix("-observed");
+      const bool unspaced = take_suffix("-unspaced");
+      if (observed) options.improvement_front = bo::ImprovementFront::observed;
       options.method = loop == "random" ? bo::Method::random : bo::Method::dpareto;
       if (loop == "ehvi" || loop == "known-ehvi") options.acquisition = "ehvi";
       options.known_epsilon = loop.rfind("known", 0) == 0;

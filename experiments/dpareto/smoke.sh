@@ -87,6 +87,12 @@ need "$scratch"/ehvi/ehvi.md "$scratch"/ehvi/adult-logreg-sgd/{ehvi-linear.txt,e
 grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/ehvi/ehvi.md" || fail "ehvi.md: no Welch row"
 grep -q '"acquisition": "ehvi"' "$scratch/ehvi/adult-logreg-sgd/ehvi/dpareto-s1/summary.json" || fail "the EHVI arm did not run EHVI"
 
+OUT="$scratch/front" bash "$here/improvement_front.sh" > /dev/null
+need "$scratch"/front/improvement_front.md "$scratch"/front/adult-logreg-sgd/{improvement_front-linear.txt,improvement_front-log.txt,improvement_front_hv.png}
+grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/front/improvement_front.md" || fail "improvement_front.md: no Welch row"
+grep -q '"improvement_front": "observed"' "$scratch/front/adult-logreg-sgd/observed/dpareto-s1/summary.json" ||
+  fail "the observed arm did not cut its cells from the observed front"
+
 OUT="$scratch/epochs" bash "$here/every_epoch.sh" > /dev/null
 need "$scratch"/epochs/every_epoch.md "$scratch"/epochs/adult-logreg-sgd/{every_epoch-time.txt,every_epoch-time-log.txt,every_epoch-linear.txt,every_epoch_hv.png}
 grep -q '^| adult-logreg-sgd | 2 + 2 | ' "$scratch/epochs/every_epoch.md" || fail "every_epoch.md: no row"

@@ -103,8 +103,18 @@ void Explorer::build_region(const std::vector<space::Params>& pending) {
     return;
   }
   std::vector<pareto::Point> points;
-  for (const auto& o : observations())
-    if (o.ok) points.push_back(options_.axis.map(options_.objectives.point(o.values)));
+  const auto& all = observations();
+  const auto ok = static_cast<Eigen::Index>(std::count_if(all.begin(), all.end(), [](const auto& o) { return o.ok; }));
+  if (options_.improvement_front == ImprovementFront::posterior && options_.utility_noisy && ok > 0) {
+    Eigen::MatrixXd X(ok, static_cast<Eigen::Index>(space().dimension()));
+    Eigen::Index row = 0;
+    for (const auto& o : all)
+      if (o.ok) X.row(row++) = to_vector(space().to_unit(o.params)).transpose();
+    for (const auto& mean : surrogates_.predict_means(X)) points.push_back(region_.geometry_of_mean(mean));
+  } else {
+    for (const auto& o : all)
+      if (o.ok) points.push_back(options_.axis.map(options_.objectives.point(o.values)));
+  }
   for (const auto& p : pending) points.push_back(region_.geometry_of_mean(predict(space().to_unit(p)).mean));
   region_.geometry_boxes = pareto::nondominated_boxes(points, options_.axis.map(options_.objectives.reference()));
   region_.gp_boxes = boxes_to_gp_space(region_.geometry_boxes, options_.objectives, options_.axis);

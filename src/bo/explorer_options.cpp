@@ -23,6 +23,16 @@ std::string reference_mode_name(ReferenceMode mode) {
   return mode == ReferenceMode::estimated ? "estimated" : "fixed";
 }
 
+std::string improvement_front_name(ImprovementFront front) {
+  return front == ImprovementFront::posterior ? "posterior" : "observed";
+}
+
+ImprovementFront parse_improvement_front(const std::string& name, const std::string& where) {
+  for (const ImprovementFront f : {ImprovementFront::observed, ImprovementFront::posterior})
+    if (improvement_front_name(f) == name) return f;
+  throw InputError(where + " '" + name + "': expected observed or posterior");
+}
+
 void check_options(const space::Space& space, const ExplorerOptions& options) {
   if (space.dimension() == 0) throw InputError("explorer: the space has no parameters");
   if (options.initial_points < 1 && options.method == Method::dpareto)

@@ -19,6 +19,7 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
   info.extra = {{"seed_source", seeded ? "user" : "os"},
                 {"acquisition", options.acquisition},
                 {"reference_mode", bo::reference_mode_name(options.reference_mode)},
+                {"improvement_front", bo::improvement_front_name(options.improvement_front)},
                 {"initial_points", options.initial_points},
                 {"budget", settings.budget},
                 {"workers", settings.workers},
@@ -54,6 +55,9 @@ nlohmann::json study_config(const ExploreSettings& settings) {
                            {"hv_axis", options.axis.name()},
                            {"log_floor", options.axis.floor}};
   if (options.known_epsilon) config["known_epsilon"] = true;  // absent in studies from before it
+  // Absent in studies from before the choice, which ran on the observed front (and resume so).
+  if (options.improvement_front != bo::ImprovementFront::observed)
+    config["improvement_front"] = bo::improvement_front_name(options.improvement_front);
   study::objectives_to_json(options.objectives, config);
   return config;
 }

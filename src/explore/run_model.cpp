@@ -89,6 +89,10 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
   if (bo::acquisition_exists(acquisition)) options.acquisition = acquisition;
   if (run.info.extra.value("reference_mode", "fixed") == "estimated")
     options.reference_mode = bo::ReferenceMode::estimated;
+  // Runs from before the choice cut their cells from the observed front.
+  options.improvement_front = run.info.extra.value("improvement_front", std::string("observed")) == "posterior"
+                                  ? bo::ImprovementFront::posterior
+                                  : bo::ImprovementFront::observed;
   model.explorer = std::make_unique<bo::Explorer>(*space, options, run.info.seed.value_or(0));
   for (const auto& r : run.records) {
     if (r.status == study::EvaluationStatus::running) continue;  // no outcome to tell yet

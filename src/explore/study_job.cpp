@@ -69,6 +69,8 @@ bo::ExplorerOptions study_explorer_options(const study::Storage& study) {
                                                                          : pareto::EpsilonAxis::Kind::linear;
     options.axis.floor = config.at("log_floor").get<double>();
     options.known_epsilon = config.value("known_epsilon", false);
+    options.improvement_front =
+        bo::parse_improvement_front(config.value("improvement_front", "observed"), where + ": improvement_front");
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where + " is malformed (" + e.what() + ")");
   }

@@ -354,3 +354,32 @@ TEST_CASE("explorer: a resumed EHVI explorer (warped utility GP) continues ident
   head.insert(head.end(), tail.begin(), tail.end());
   CHECK(head == full);
 }
+
+TEST_CASE("explorer: the posterior improvement front sees past a lucky draw that the observed front stops at") {
+  // ε = 1 + 9x exactly; utility 0.5 + 0.4x measured with noise, one draw (x = 0.5) lucky by 0.3.
+  const space::Space line({{"x", space::Kind::continuous, space::Scale::linear, 0, 1, std::nullopt}});
+  const auto acquisition_near_lucky = [&](bo::ImprovementFront front) {
+    bo::ExplorerOptions options;
+    options.objectives.set_reference({10, 1});
+    options.improvement_front = front;
+    bo::Explorer explorer(line, options, 3);
+    Rng rng(11);
+    std::normal_distribution<double> noise(0, 0.02);
+    for (int k = 0; k <= 20; ++k) {
+      const double x = k / 20.0;
+      const double lucky = k == 10 ? 0.3 : 0.0;
+      explorer.tell({{x}, true, {1 + 9 * x, 0.5 + 0.4 * x + noise(rng) + lucky}});
+    }
+    explorer.fit_surrogates();
+    return explorer.acquisition_at({0.53});  // ε 5.77, utility about 0.71: below the lucky 0.99
+  };
+  CHECK(acquisition_near_lucky(bo::ImprovementFront::observed) == 0);
+  CHECK(acquisition_near_lucky(bo::ImprovementFront::posterior) > 0);
+}
+
+TEST_CASE("explorer: an improvement front named neither observed nor posterior is refused, naming it") {
+  CHECK(bo::parse_improvement_front("posterior", "--improvement-front") == bo::ImprovementFront::posterior);
+  CHECK(bo::parse_improvement_front("observed", "--improvement-front") == bo::ImprovementFront::observed);
+  CHECK_THROWS_WITH_AS(bo::parse_improvement_front("mean", "--improvement-front"),
+                       "--improvement-front 'mean': expected observed or posterior", InputError);
+}

@@ -73,3 +73,34 @@ TEST_CASE("a resume refuses flags that differ from the study, listing each diffe
   CHECK(missing.status == 2);
   CHECK(missing.output.find("no such study; a new study needs --problem NAME") != std::string::npos);
 }
+
+TEST_CASE("a study from before the posterior improvement front resumes on the observed one; a bad name is refused") {
+  const auto dir = resume_from_study_root.dir("front");
+  const std::string study = (dir / "s.db").string();
+  // --improvement-front observed records no setting: the study is as one made before the choice.
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 6 --improvement-front observed --study " + study +
+                  " --out a",
+                  dir)
+              .status == 0);
+  const auto resumed = run_cli("explore --study " + study + " --budget 8", dir);
+  REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+  CHECK(read_text(dir / "a" / "summary.json").find("\"improvement_front\": \"observed\"") != std::string::npos);
+  // The same 8 evaluations as one run on the observed front; another on the posterior one differs.
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 8 --improvement-front observed --out b", dir)
+              .status == 0);
+  const std::string observed = dpareto::test::without_timings(read_text(dir / "a" / "evaluations.csv"));
+  CHECK(observed == dpareto::test::without_timings(read_text(dir / "b" / "evaluations.csv")));
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 24 --improvement-front observed --out b24", dir)
+              .status == 0);
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 24 --out c", dir).status == 0);
+  CHECK(dpareto::test::without_timings(read_text(dir / "b24" / "evaluations.csv")) !=
+        dpareto::test::without_timings(read_text(dir / "c" / "evaluations.csv")));
+  CHECK(read_text(dir / "c" / "summary.json").find("\"improvement_front\": \"posterior\"") != std::string::npos);
+  const auto switched = run_cli("explore --study " + study + " --budget 9 --improvement-front posterior", dir);
+  CHECK(switched.status == 2);
+  CHECK(switched.output.find("improvement_front") != std::string::npos);
+  const auto bad = run_cli("explore --problem svt --improvement-front mean --out d", dir);
+  CHECK(bad.status == 2);
+  CHECK(bad.output.find("--improvement-front 'mean': expected observed or posterior") != std::string::npos);
+  CHECK(std::count(bad.output.begin(), bad.output.end(), '\n') == 1);
+}
