@@ -20,18 +20,12 @@
 namespace dpareto::apps {
 namespace {
 
-// Every combination of per-dimension points (equally spaced on each parameter's scale).
+// Every combination of per-dimension points (Space::grid_axis: equally spaced on each parameter's
+// scale, or every integer of an integer range the count covers).
 std::vector<space::Params> fine_grid(const space::Space& space, const std::vector<double>& counts) {
   std::vector<space::Params> points{{}};
   for (std::size_t i = 0; i < space.dimension(); ++i) {
-    const int n = static_cast<int>(counts.at(i));
-    std::vector<double> axis_values;
-    for (int k = 0; k < n; ++k) {
-      std::vector<double> unit(space.dimension(), 0.0);
-      unit[i] = n == 1 ? 0.5 : static_cast<double>(k) / (n - 1);
-      const double v = space.from_unit(unit)[i];
-      if (axis_values.empty() || axis_values.back() != v) axis_values.push_back(v);
-    }
+    const std::vector<double> axis_values = space.grid_axis(i, static_cast<int>(counts.at(i)));
     std::vector<space::Params> next;
     for (const auto& prefix : points)
       for (double v : axis_values) {
@@ -138,8 +132,8 @@ int run_exact(int argc, char** argv) {
   constexpr double kMaxGridPoints = 1e7;
   double total = 1;
   for (double c : counts) {
-    if (!(c >= 1 && c == std::floor(c) && c <= kMaxGridPoints))
-      throw InputError("--points: '" + format_number(c) + "' is not a whole number in [1, 1e7]");
+    if (!(c >= 1 && c == std::floor(c) && c <= space::Space::kMaxGridPoints))
+      throw InputError("--points: '" + format_number(c) + "' is not a whole number in [1, 1e6]");
     total *= c;
   }
   if (total > kMaxGridPoints)

@@ -122,6 +122,10 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   pareto::Point reference = {spec.epsilon, spec.error};
   for (const auto& o : further) reference.push_back(o.reference);
   explorer_options.objectives = pareto::Objectives::with_further(further, reference);
+  const auto utility_transform =
+      vm.count("utility-transform") ? vm["utility-transform"].as<std::string>() : problem.utility_transform();
+  explorer_options.objectives.set_utility_transform(pareto::parse_transform(utility_transform, "--utility-transform"),
+                                                    "--utility-transform");
   if (vm.count("reference")) {
     auto r = parse_number_list(vm["reference"].as<std::string>(), "--reference");
     const auto names = explorer_options.objectives.names();
@@ -269,7 +273,13 @@ void adopt_recorded_settings(const po::variables_map& vm, const study::Storage& 
   if (given("grid-points")) study_options.grid_points = mine.grid_points;
   if (given("candidates")) study_options.dense_candidates = mine.dense_candidates;
   if (given("known-epsilon")) study_options.known_epsilon = mine.known_epsilon;
-  if (given("reference") || given("objective")) study_options.objectives = mine.objectives;
+  if (given("reference") || given("objective")) {
+    const auto recorded_transform = study_options.objectives.utility_transform();
+    study_options.objectives = mine.objectives;
+    study_options.objectives.set_utility_transform(recorded_transform, "the study");
+  }
+  if (given("utility-transform"))
+    study_options.objectives.set_utility_transform(mine.objectives.utility_transform(), "--utility-transform");
   if (given("hv-axis")) study_options.axis.kind = mine.axis.kind;
   if (given("log-floor")) study_options.axis.floor = mine.axis.floor;
   mine = study_options;
@@ -296,7 +306,9 @@ int run_explore(int argc, char** argv) {
       "improvement-front", po::value<std::string>()->default_value("posterior"),
       "with --reference-mode fixed, the front the cells are cut from: posterior (the evaluated settings at "
       "the GP posterior means: noisy utilities denoised) | observed (at their measured values)")(
-      "init", po::value<int>()->default_value(16), "random initial points before BO (k0)")(
+      "utility-transform", po::value<std::string>(),
+      "logit | arcsine: the utility GP's output transform (default: the problem's; svt: arcsine, whose F1 "
+      "scores sit at 0 and 1)")("init", po::value<int>()->default_value(16), "random initial points before BO (k0)")(
       "budget", po::value<int>()->default_value(64), "total evaluations")(
       "seed", po::value<std::uint64_t>(), "seed for a reproducible run (default: OS CSPRNG)")(
       "reference", po::value<std::string>(),

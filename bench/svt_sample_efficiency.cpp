@@ -16,8 +16,10 @@
 // noiseless (the DPareto loop told R = 2000 scores instead of R = 50 ones: what is left of the loss
 // without observation noise is the surrogate's and the acquisition's); any of them with the suffix
 // -unspaced runs with min_spacing 0 (bo/explorer_options.hpp), as the loop did before 2026-11-28,
-// and with the suffix -observed (after any -unspaced) cuts its improvement region from the observed
-// front instead of the posterior means (ExplorerOptions::improvement_front), as before 2026-12-01.
+// with the suffix -observed (after any -unspaced) cuts its improvement region from the observed
+// front instead of the posterior means (ExplorerOptions::improvement_front), as before 2026-12-01,
+// and with the suffix -logit (after any other) models the utility on a logit GP instead of SVT's
+// arcsine (pareto::Transform), as before 2026-12-02.
 // initial: the points of the initial design (before any model), for every method.
 #include <algorithm>
 #include <atomic>
@@ -231,6 +233,7 @@ int main(int argc, char** argv) {
         if (has) loop.resize(loop.size() - suffix.size());
         return has;
       };
+      const bool logit = take_suffix("-logit");
       const bool observed = take_suffix("-observed");
       const bool unspaced = take_suffix("-unspaced");
       if (observed) options.improvement_front = bo::ImprovementFront::observed;
@@ -240,6 +243,8 @@ int main(int argc, char** argv) {
       if (unspaced) options.min_spacing = 0;
       options.initial_points = initial_points;
       options.objectives.set_reference(kReference);
+      options.objectives.set_utility_transform(
+          logit ? pareto::Transform::logit : pareto::parse_transform(oracle.utility_transform(), "svt"), "svt");
       options.axis = log_axis();
       const auto explorer = bo::make_proposer(oracle.space(), options, static_cast<std::uint64_t>(s + 1),
                                               [&](const space::Params& p) { return oracle.privacy(p); });

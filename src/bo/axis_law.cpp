@@ -13,6 +13,36 @@ namespace {
 double sigmoid(double z) {
   return pareto::inverse(pareto::Transform::logit, z);
 }
+double sigmoid_slope(double z) {
+  return sigmoid(z) * sigmoid(-z);
+}
+double logit(double y) {
+  return std::log(y) - std::log1p(-y);
+}
+double half_sine(double z) {  // ½(1 + sin 2z), z clamped to [−π/4, π/4]
+  return pareto::inverse(pareto::Transform::arcsine, z);
+}
+double half_sine_slope(double z) {
+  return std::abs(z) < pareto::kArcsineBound ? std::cos(2 * z) : 0.0;
+}
+double half_arcsine(double y) {
+  return 0.5 * std::asin(2 * y - 1);
+}
+
+// Y = link(X) for a link rising from 0 to 1, flat outside [lo, hi] (σ' < 4.3e-18 beyond |z| = 40;
+// ½(1 + sin 2z) is constant beyond ±π/4, where Y has its point masses at 0 and 1).
+struct UnitLink {
+  double (*value)(double);
+  double (*slope)(double);
+  double (*inverse)(double);  // on (0, 1)
+  double lo, hi;
+};
+
+const UnitLink& link_of(AxisLaw::Kind kind) {
+  static const UnitLink logistic{sigmoid, sigmoid_slope, logit, -40, 40};
+  static const UnitLink sine{half_sine, half_sine_slope, half_arcsine, -pareto::kArcsineBound, pareto::kArcsineBound};
+  return kind == AxisLaw::Kind::logit_normal ? logistic : sine;
+}
 
 // (t − m)Φ(z) + s φ(z), z = (t − m)/s: E[(t − X)⁺] for X ~ N(m, s²).
 double normal_shortfall(double t, double m, double s) {
@@ -28,17 +58,17 @@ double log_normal_shortfall(double t, double m, double s) {
   return std::max(0.0, t * normal_cdf(z) - second);
 }
 
-// ∫_a^b Φ((z − m)/s) σ'(z) dz for a ≤ b: σ(b) − σ(max(a, m + 8s)) above the band m ± 8s, nothing
-// below it, and Gauss–Kronrod inside it (and inside |z| ≤ 40). The quadrature runs in u = z − m so
-// that Φ's argument u/s stays exact however small s is beside m, split at u = 0 and u = −m (the
-// centres of Φ's step and of σ''s bump), each piece mapped onto [−1, 1]: Boost.Math 1.74 compares
-// the Kronrod error on [−1, 1] with a tolerance scaled by the width, so a narrow piece would
-// never converge.
-double logit_normal_piece(double a, double b, double m, double s) {
-  double sum = b - m > 8 * s ? sigmoid(b) - sigmoid(std::max(a, m + 8 * s)) : 0.0;
-  const double lo = std::max({a - m, -8 * s, -40 - m}), hi = std::min({b - m, 8 * s, 40 - m});
+// ∫_a^b Φ((z − m)/s) link'(z) dz for a ≤ b: link(b) − link(max(a, m + 8s)) above the band m ± 8s,
+// nothing below it, and Gauss–Kronrod inside it (and inside [lo, hi]). The quadrature runs in
+// u = z − m so that Φ's argument u/s stays exact however small s is beside m, split at u = 0 and
+// u = −m (the centres of Φ's step and of link''s bump), each piece mapped onto [−1, 1]: Boost.Math
+// 1.74 compares the Kronrod error on [−1, 1] with a tolerance scaled by the width, so a narrow
+// piece would never converge.
+double unit_link_piece(double a, double b, double m, double s, const UnitLink& link) {
+  double sum = b - m > 8 * s ? link.value(b) - link.value(std::max(a, m + 8 * s)) : 0.0;
+  const double lo = std::max({a - m, -8 * s, link.lo - m}), hi = std::min({b - m, 8 * s, link.hi - m});
   if (lo >= hi) return sum;
-  const auto integrand = [m, s](double u) { return normal_cdf(u / s) * sigmoid(m + u) * sigmoid(-(m + u)); };
+  const auto integrand = [m, s, &link](double u) { return normal_cdf(u / s) * link.slope(m + u); };
   double from = lo;
   for (double to : {std::min(0.0, -m), std::max(0.0, -m), hi}) {
     if (to <= from || to > hi) continue;
@@ -50,6 +80,10 @@ double logit_normal_piece(double a, double b, double m, double s) {
   return sum;
 }
 
+bool has_unit_link(AxisLaw::Kind kind) {
+  return kind == AxisLaw::Kind::logit_normal || kind == AxisLaw::Kind::arcsine_normal;
+}
+
 // The value of a point mass (sd 0) on the axis: Y = g(mean).
 double point_mass_value(const AxisLaw& law) {
   switch (law.kind) {
@@ -58,7 +92,8 @@ double point_mass_value(const AxisLaw& law) {
     case AxisLaw::Kind::log_normal:
       return std::exp(law.mean);
     case AxisLaw::Kind::logit_normal:
-      return sigmoid(law.mean);
+    case AxisLaw::Kind::arcsine_normal:
+      return link_of(law.kind).value(law.mean);
   }
   return law.mean;
 }
@@ -74,8 +109,11 @@ AxisLaw axis_law(const ImprovementRegion& region, std::size_t d, double gp_mean,
     const double ln10 = std::log(10.0);  // log10 ε = ln ε / ln 10, clipped at the floor
     return {AxisLaw::Kind::normal, gp_mean / ln10, gp_sd / ln10, region.axis.to_axis(region.axis.floor)};
   }
-  // GP space orients ±logit so that σ(Z) is the objective (utility: 1 − σ(−Z) = σ(Z)).
-  if (o.surrogate == pareto::Transform::logit && !log_axis) return {AxisLaw::Kind::logit_normal, gp_mean, gp_sd};
+  // GP space orients ±logit so that σ(Z) is the objective (utility: 1 − σ(−Z) = σ(Z)); likewise the
+  // arcsine's link h(z) = ½(1 + sin 2z), 1 − h(−Z) = h(Z).
+  if (pareto::is_unit_interval_transform(o.surrogate) && !log_axis)
+    return {o.surrogate == pareto::Transform::logit ? AxisLaw::Kind::logit_normal : AxisLaw::Kind::arcsine_normal,
+            gp_mean, gp_sd};
   if (o.surrogate == pareto::Transform::identity && !log_axis)
     return {AxisLaw::Kind::normal, o.complement ? 1 + gp_mean : gp_mean, gp_sd};
   throw std::logic_error("axis_law: objective '" + o.name + "' has no predictive law on its hypervolume axis");
@@ -89,7 +127,7 @@ std::vector<double> expected_shortfall(const AxisLaw& law, const std::vector<dou
     for (double t : ascending) psi.push_back(t == -kInf ? 0.0 : std::max(0.0, t - y));
     return psi;
   }
-  double z_before = -kInf, integral = 0;  // logit-normal: the integral up to the previous point
+  double z_before = -kInf, integral = 0;  // logit/arcsine-normal: the integral up to the previous point
   for (double t : ascending) {
     if (t == -kInf) {
       psi.push_back(0.0);
@@ -104,14 +142,16 @@ std::vector<double> expected_shortfall(const AxisLaw& law, const std::vector<dou
       case AxisLaw::Kind::log_normal:
         psi.push_back(log_normal_shortfall(t, law.mean, law.sd));
         break;
-      case AxisLaw::Kind::logit_normal: {
+      case AxisLaw::Kind::logit_normal:
+      case AxisLaw::Kind::arcsine_normal: {
         if (t <= 0) {
           psi.push_back(0.0);
           break;
         }
+        const UnitLink& link = link_of(law.kind);
         const double y = std::min(t, 1.0);
-        const double z = y < 1 ? std::log(y) - std::log1p(-y) : kInf;
-        integral += logit_normal_piece(z_before, z, law.mean, law.sd);
+        const double z = y < 1 ? link.inverse(y) : kInf;
+        integral += unit_link_piece(z_before, z, law.mean, law.sd, link);
         z_before = z;
         psi.push_back(integral + (t - y));
         break;
@@ -122,16 +162,15 @@ std::vector<double> expected_shortfall(const AxisLaw& law, const std::vector<dou
 }
 
 std::vector<double> expected_shortfall_upper(const AxisLaw& law, const std::vector<double>& ascending) {
-  if (law.kind != AxisLaw::Kind::logit_normal || law.sd == 0) return expected_shortfall(law, ascending);
-  // The partition: the points, and 21 quantiles σ(m + k s / 2), k = −10..10, where F rises.
+  if (!has_unit_link(law.kind) || law.sd == 0) return expected_shortfall(law, ascending);
+  // The partition: the points, and 21 quantiles link(m + k s / 2), k = −10..10, where F rises.
+  const UnitLink& link = link_of(law.kind);
   std::vector<double> grid;
-  for (int k = -10; k <= 10; ++k) grid.push_back(sigmoid(law.mean + 0.5 * k * law.sd));
-  const auto cdf = [&](double y) {
-    return y >= 1 ? 1.0 : normal_cdf((std::log(y) - std::log1p(-y) - law.mean) / law.sd);
-  };
+  for (int k = -10; k <= 10; ++k) grid.push_back(link.value(law.mean + 0.5 * k * law.sd));
+  const auto cdf = [&](double y) { return y >= 1 ? 1.0 : normal_cdf((link.inverse(y) - law.mean) / law.sd); };
   std::vector<double> upper;
   upper.reserve(ascending.size());
-  double from = 0, sum = 0;  // Y = σ(X) > 0
+  double from = 0, sum = 0;  // Y = link(X) ≥ 0
   auto step_to = [&](double y) {
     if (y <= from) return;
     sum += (y - from) * cdf(y);

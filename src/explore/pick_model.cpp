@@ -22,10 +22,6 @@ constexpr double kSameSetting = 1e-6;
 // the model proposes (a pick at the edge of an evaluated optimum would otherwise be it, nudged).
 constexpr double kEvaluatedRadius = 1e-3;
 
-double sigmoid(double z) {
-  return 1.0 / (1.0 + std::exp(-z));
-}
-
 // Probabilists' Gauss–Hermite rule (E[f(Z)], Z ~ N(0,1)) by Golub–Welsch: nodes are the
 // eigenvalues of the Jacobi matrix with off-diagonal sqrt(k), weights the squared first
 // components of its eigenvectors.
@@ -48,12 +44,12 @@ const Quadrature& gauss_hermite() {
   return rule;
 }
 
-// sd of sigmoid(mean + sd·Z).
-double logit_normal_sd(double mean, double sd) {
+// sd of g⁻¹(mean + sd·Z), g the utility GP's transform (logit: σ).
+double sd_on_utility_scale(pareto::Transform g, double mean, double sd) {
   const auto& q = gauss_hermite();
   double m1 = 0, m2 = 0;
   for (std::size_t i = 0; i < q.nodes.size(); ++i) {
-    const double s = sigmoid(mean + sd * q.nodes[i]);
+    const double s = pareto::inverse(g, mean + sd * q.nodes[i]);
     m1 += q.weights[i] * s;
     m2 += q.weights[i] * s * s;
   }
@@ -64,7 +60,7 @@ double logit_normal_sd(double mean, double sd) {
 struct Candidate {
   std::vector<double> unit;
   space::Params params;
-  double epsilon, logit_mean, logit_sd;
+  double epsilon, utility_mean, utility_sd;                          // the utility GP's prediction (logit u, ...)
   double epsilon_median = std::numeric_limits<double>::quiet_NaN();  // predicted ε only
   std::map<std::string, double> limited;  // each limited objective's 95% upper predictive bound
   double objective;                       // minimized; feasible settings always score below infeasible ones
@@ -79,8 +75,10 @@ class PickObjective : public bo::UnitFunction {
   PickObjective(const RunModel& model, const Target& target)
       : model_(model),
         space_(model.explorer->space()),
-        logit_target_(target.kind == Target::Kind::min_utility ? pareto::forward(pareto::Transform::logit, target.value)
-                                                               : 0.0),
+        utility_target_(
+            target.kind == Target::Kind::min_utility
+                ? pareto::forward(model.explorer->surrogates().objectives().utility_transform(), target.value)
+                : 0.0),
         log_target_(target.kind == Target::Kind::max_epsilon ? std::log(std::max(target.value, 1e-300)) : 0.0),
         target_(target) {
     for (const auto& o : model.explorer->observations()) evaluated_.push_back(space_.to_unit(o.params));
@@ -116,18 +114,18 @@ class PickObjective : public bo::UnitFunction {
   const std::vector<std::optional<Candidate>>& runs() const { return runs_; }
 
  private:
-  // Penalized objective (minimized). max ε: −μ (logit utility) plus a penalty growing with
-  // log(ε/E); min utility: log ε plus a penalty growing with the logit shortfall. Infeasible
+  // Penalized objective (minimized). max ε: −μ (the utility GP's mean: logit u, ...) plus a penalty
+  // growing with log(ε/E); min utility: log ε plus a penalty growing with the shortfall in the GP's space. Infeasible
   // settings also pay a constant that exceeds any feasible objective's range.
   // A limit missed adds a constant above both and a penalty growing with the excess in its GP's space.
   void score(Candidate& c) const {
     const double log_eps = c.epsilon > 0 ? std::log(std::min(c.epsilon, 1e300)) : -700.0;
     if (target_.kind == Target::Kind::max_epsilon) {
       c.feasible = c.epsilon <= target_.value;
-      c.objective = -c.logit_mean + (c.feasible ? 0.0 : 100.0 + 100.0 * (log_eps - log_target_));
+      c.objective = -c.utility_mean + (c.feasible ? 0.0 : 100.0 + 100.0 * (log_eps - log_target_));
     } else {
-      c.feasible = c.logit_mean >= logit_target_ && c.epsilon < kInf;
-      c.objective = log_eps + (c.feasible ? 0.0 : 2000.0 + 100.0 * std::max(0.0, logit_target_ - c.logit_mean));
+      c.feasible = c.utility_mean >= utility_target_ && c.epsilon < kInf;
+      c.objective = log_eps + (c.feasible ? 0.0 : 2000.0 + 100.0 * std::max(0.0, utility_target_ - c.utility_mean));
     }
     const auto& objectives = model_.explorer->surrogates().objectives();
     for (std::size_t k = 0; k < limited_.size(); ++k) {
@@ -152,8 +150,8 @@ class PickObjective : public bo::UnitFunction {
     }
     if (std::isnan(c.epsilon)) c.epsilon = kInf;
     const auto p = model_.explorer->surrogates().gp(1).predict(x);
-    c.logit_mean = p.mean;
-    c.logit_sd = std::sqrt(std::max(p.variance, 0.0));
+    c.utility_mean = p.mean;
+    c.utility_sd = std::sqrt(std::max(p.variance, 0.0));
     // A further objective is known only where it was measured: its surrogate's one-sided 95% upper
     // predictive bound must meet the limit, as an external oracle's ε does.
     for (const std::size_t d : limited_) {
@@ -178,7 +176,7 @@ class PickObjective : public bo::UnitFunction {
 
   const RunModel& model_;
   const space::Space& space_;
-  double logit_target_, log_target_;
+  double utility_target_, log_target_;
   Target target_;
   std::vector<std::size_t> limited_;  // the limits' objectives, in the order of target_.limits
   std::vector<std::vector<double>> evaluated_;
@@ -224,19 +222,20 @@ PickResult pick_model(const RunModel& model, const Target& target, const ModelPi
   if (distinct.empty()) throw InputError("the model search found no unevaluated setting");
 
   const double noise_variance = model.explorer->surrogates().gp(1).noise_variance();
+  const pareto::Transform transform = model.explorer->surrogates().objectives().utility_transform();
   auto point_of = [&](const Candidate& c) {
     OperatingPoint p;
     for (const auto& parameter : space.parameters()) p.names.push_back(parameter.name);
     p.params = c.params;
     p.epsilon = model.exact_privacy ? model.problem->privacy(c.params) : c.epsilon;
     p.epsilon_median = c.epsilon_median;
-    p.utility = sigmoid(c.logit_mean);
-    p.utility_std = logit_normal_sd(c.logit_mean, c.logit_sd);
-    // A measurement is the latent value plus the noise the GP learned; sigmoid is monotone, so the
-    // logit interval maps to the utility interval exactly.
-    const double spread = kTwoSidedZ * std::sqrt(c.logit_sd * c.logit_sd + noise_variance);
-    p.utility_low = sigmoid(c.logit_mean - spread);
-    p.utility_high = sigmoid(c.logit_mean + spread);
+    p.utility = pareto::inverse(transform, c.utility_mean);
+    p.utility_std = sd_on_utility_scale(transform, c.utility_mean, c.utility_sd);
+    // A measurement is the latent value plus the noise the GP learned; g⁻¹ is monotone, so the
+    // interval in the GP's space maps to the utility interval exactly.
+    const double spread = kTwoSidedZ * std::sqrt(c.utility_sd * c.utility_sd + noise_variance);
+    p.utility_low = pareto::inverse(transform, c.utility_mean - spread);
+    p.utility_high = pareto::inverse(transform, c.utility_mean + spread);
     p.further = c.limited;
     p.source = "model";
     return p;

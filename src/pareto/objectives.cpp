@@ -82,6 +82,12 @@ void Objectives::set_reference(const Point& reference) {
   for (std::size_t i = 0; i < list.size(); ++i) list[i].reference = reference[i];
 }
 
+void Objectives::set_utility_transform(Transform t, const std::string& where) {
+  if (!is_unit_interval_transform(t))
+    throw InputError(where + ": the utility's transform must be logit or arcsine, not " + transform_name(t));
+  list.at(1).surrogate = t;
+}
+
 std::vector<std::string> Objectives::names() const {
   std::vector<std::string> n;
   for (const auto& o : list) n.push_back(o.name);

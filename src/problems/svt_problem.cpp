@@ -5,6 +5,7 @@
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/printable.hpp"
 #include "dpareto/privacy/svt.hpp"
 #include "dpareto/problems/registry.hpp"
 
@@ -18,8 +19,8 @@ double laplace(double scale, Rng& rng) {
   return -scale * std::copysign(1.0, u) * std::log1p(-2.0 * std::abs(u));
 }
 
-space::Space svt_space() {
-  space::Parameter bound{"bound", space::Kind::integer, space::Scale::linear, 1, 30, std::nullopt};
+space::Space svt_space(space::Scale bound_scale = space::Scale::log) {
+  space::Parameter bound{"bound", space::Kind::integer, bound_scale, 1, 30, std::nullopt};
   space::Parameter noise{"noise", space::Kind::continuous, space::Scale::log, 1e-2, 1e2, std::nullopt};
   return space::Space({bound, noise});
 }
@@ -54,7 +55,7 @@ double f1_score(const std::vector<int>& truth, const std::vector<int>& predicted
   return tp == 0 ? 0.0 : 2.0 * tp / (2.0 * tp + fp + fn);
 }
 
-SvtProblem::SvtProblem(SvtSettings settings) : settings_(settings), space_(svt_space()) {
+SvtProblem::SvtProblem(SvtSettings settings) : settings_(settings), space_(svt_space(settings.bound_scale)) {
   if (settings_.queries < 1)
     throw InputError("svt: queries must be at least 1, got " + std::to_string(settings_.queries));
   if (settings_.true_queries < 0 || settings_.true_queries > settings_.queries)
@@ -105,11 +106,16 @@ namespace {
 const ProblemRegistration svt_problem_registration(
     {"svt", "sparse vector technique (DPareto Alg. 1): bound C, noise b",
      [](const ProblemOptions& options) -> std::unique_ptr<Problem> {
-       reject_unknown_options(options, {"queries", "true_queries", "repeats"}, "svt");
+       reject_unknown_options(options, {"queries", "true_queries", "repeats", "bound_scale"}, "svt");
        SvtSettings s;
        s.queries = option_int(options, "queries", s.queries);
        s.true_queries = option_int(options, "true_queries", s.true_queries);
        s.repeats = option_int(options, "repeats", s.repeats);
+       // Not among settings(): the space, which a study's identity compares, says it.
+       const auto scale = option_string(options, "bound_scale", "log");
+       if (scale != "log" && scale != "linear")
+         throw InputError("svt: bound_scale=" + printable(scale) + ": expected log or linear");
+       s.bound_scale = scale == "log" ? space::Scale::log : space::Scale::linear;
        return std::make_unique<SvtProblem>(s);
      },
      svt_space().parameters()});

@@ -135,8 +135,14 @@ std::vector<double> Space::grid_axis(std::size_t i, int points_per_dimension) co
     throw InputError("grid: points per dimension must be in [1, " + std::to_string(kMaxGridPoints) + "], got " +
                      std::to_string(points_per_dimension));
   const auto& p = parameters_.at(i);
-  const double lo = scaled(p, p.low), hi = scaled(p, p.high);
   std::vector<double> axis;
+  // As many points as the integers in range: each of them, on either scale (30 log-spaced points of
+  // [1, 30] round to fewer than 30 distinct integers).
+  if (p.kind == Kind::integer && points_per_dimension >= p.high - p.low + 1) {
+    for (double v = p.low; v <= p.high; ++v) axis.push_back(v);
+    return axis;
+  }
+  const double lo = scaled(p, p.low), hi = scaled(p, p.high);
   for (int k = 0; k < points_per_dimension; ++k) {
     const double t = points_per_dimension == 1 ? 0.5 : double(k) / (points_per_dimension - 1);
     // Endpoints exactly (exp(log(low)) need not equal low).

@@ -200,6 +200,9 @@ void objectives_to_json(const pareto::Objectives& objectives, nlohmann::json& in
   nlohmann::json reference = nlohmann::json::array();
   for (double r : objectives.reference()) reference.push_back(json_number(r));
   into["reference"] = reference;
+  // Absent in runs and studies from before the choice, which all modelled a logit.
+  if (objectives.utility_transform() != pareto::Transform::logit)
+    into["utility_transform"] = pareto::transform_name(objectives.utility_transform());
   if (objectives.size() <= 2) return;
   into["objectives"] = objectives.names();
   nlohmann::json transforms = nlohmann::json::array();
@@ -230,7 +233,14 @@ pareto::Objectives objectives_from_json(const nlohmann::json& from, const std::s
                           ? pareto::known_objective(names[i])
                           : pareto::declared_objective(names[i], pareto::parse_transform(transforms[i], source),
                                                        reference[i], source));
-  return pareto::Objectives::with_further(further, reference);
+  auto objectives = pareto::Objectives::with_further(further, reference);
+  if (from.contains("utility_transform")) {
+    const auto& t = from.at("utility_transform");
+    if (!t.is_string()) throw InputError(source + ": utility_transform must be a string");
+    objectives.set_utility_transform(pareto::parse_transform(t.get<std::string>(), source + " utility_transform"),
+                                     source);
+  }
+  return objectives;
 }
 
 namespace {

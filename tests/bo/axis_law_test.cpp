@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <boost/math/quadrature/gauss.hpp>
 #include <cmath>
 #include <random>
@@ -31,6 +32,8 @@ double draw_on_axis(const bo::AxisLaw& law, double x) {
       return std::exp(x);
     case Kind::logit_normal:
       return sigmoid(x);
+    case Kind::arcsine_normal:
+      return 0.5 * (1 + std::sin(2 * std::clamp(x, -pareto::kArcsineBound, pareto::kArcsineBound)));
   }
   return NAN;
 }
@@ -67,6 +70,20 @@ double logit_normal_reference(double m, double s, double t) {
   return sum;
 }
 
+// The same for the arcsine-normal: ∫ Φ((z − m)/s) cos 2z dz over [max(−π/4, m − 10s), min(z_t, π/4)],
+// z_t = ½ asin(2 min(t, 1) − 1), plus (t − 1)⁺.
+double arcsine_normal_reference(double m, double s, double t) {
+  const double y = std::min(t, 1.0);
+  const double lo = std::max(-pareto::kArcsineBound, m - 10 * s), hi = 0.5 * std::asin(2 * y - 1);
+  double sum = std::max(0.0, t - 1);
+  const int panels = 2000;
+  const double h = (hi - lo) / panels;
+  const auto f = [&](double z) { return 0.5 * std::erfc(-(z - m) / s / std::sqrt(2.0)) * std::cos(2 * z); };
+  for (int i = 0; lo < hi && i < panels; ++i)
+    sum += boost::math::quadrature::gauss<double, 20>::integrate(f, lo + i * h, lo + (i + 1) * h);
+  return sum;
+}
+
 }  // namespace
 
 TEST_CASE("axis_law: each objective's GP prediction is carried onto its hypervolume axis") {
@@ -95,6 +112,8 @@ TEST_CASE("axis_law: each objective's GP prediction is carried onto its hypervol
   check(bo::axis_law(region, 2, 0.5, 2.0), Kind::normal, 1.5, 2.0, -inf);
   region.objectives[2].surrogate = pareto::Transform::log;  // Y = 1 − e^{−Z}: no law written for it
   CHECK_THROWS_AS(bo::axis_law(region, 2, 0.5, 2.0), std::logic_error);
+  region.objectives[1].surrogate = pareto::Transform::arcsine;  // error = 1 − h(−Z) = h(Z)
+  check(bo::axis_law(region, 1, 0.5, 2.0), Kind::arcsine_normal, 0.5, 2.0, -inf);
 }
 
 TEST_CASE("expected_shortfall: the closed forms and the quadrature match Monte Carlo (10^6 draws)") {
@@ -103,6 +122,9 @@ TEST_CASE("expected_shortfall: the closed forms and the quadrature match Monte C
   check_against_monte_carlo({Kind::log_normal, std::log(0.5), 0.8}, {0.0, 0.1, 0.5, 2.0, 10.0}, 2);
   check_against_monte_carlo({Kind::logit_normal, -0.8, 0.7}, {0.0, 0.05, 0.3, 0.31, 0.9, 1.0, 1.5}, 3);
   check_against_monte_carlo({Kind::logit_normal, 9.0, 3.0}, {0.5, 0.999, 1.0}, 4);  // near error 1
+  // Arcsine: 11% of the mass at 1 (0.3% at 0); then 26% at 0 and 2% at 1.
+  check_against_monte_carlo({Kind::arcsine_normal, 0.3, 0.4}, {0.0, 0.01, 0.3, 0.5, 0.9, 1.0, 1.5}, 5);
+  check_against_monte_carlo({Kind::arcsine_normal, -0.4, 0.6}, {1e-6, 0.05, 0.5, 0.99, 1.0}, 6);
 }
 
 TEST_CASE("expected_shortfall: closed-form golden values") {
@@ -116,6 +138,30 @@ TEST_CASE("expected_shortfall: closed-form golden values") {
   // Logit-normal above 1: ψ(t) = ψ(1) + t − 1 and ψ(1) = E[1 − σ(X)] = 1/2 for m = 0 (symmetry).
   CHECK(psi({Kind::logit_normal, 0, 1.7}, 1.0) == doctest::Approx(0.5).epsilon(1e-10));
   CHECK(psi({Kind::logit_normal, 0, 1.7}, 1.25) == doctest::Approx(0.75).epsilon(1e-10));
+  // Arcsine-normal: ψ(1) = 1 − E[h(X)] = ½(1 − E[sin 2X]) = ½(1 − sin(2m) e^{−2s²}) when the clamp is
+  // out of reach (m = 0.2, s = 0.05: π/4 is 11.7 sd away); 1/2 for m = 0 by symmetry, clamp or not.
+  CHECK(psi({Kind::arcsine_normal, 0.2, 0.05}, 1.0) ==
+        doctest::Approx(0.5 * (1 - std::sin(0.4) * std::exp(-2 * 0.05 * 0.05))).epsilon(1e-10));
+  CHECK(psi({Kind::arcsine_normal, 0, 2.0}, 1.0) == doctest::Approx(0.5).epsilon(1e-10));
+  CHECK(psi({Kind::arcsine_normal, 0, 2.0}, 1.5) == doctest::Approx(1.0).epsilon(1e-10));
+  // Far below −π/4 nearly all the mass is at 0: ψ(t) = t for t in (0, 1].
+  CHECK(psi({Kind::arcsine_normal, -3.0, 0.1}, 0.4) == doctest::Approx(0.4).epsilon(1e-12));
+}
+
+TEST_CASE("expected_shortfall: the arcsine-normal quadrature is within its bound of a fine reference") {
+  const std::vector<double> ts = {1e-4, 0.2, 0.5, 0.97, 1.0, 1.3};
+  for (double m : {-2.0, -0.7, 0.0, 0.5, 0.78, 3.0})
+    for (double s : {0.01, 0.1, 0.5, 2.0, 30.0}) {
+      const bo::AxisLaw law{Kind::arcsine_normal, m, s};
+      const std::vector<double> together = bo::expected_shortfall(law, ts);
+      for (std::size_t i = 0; i < ts.size(); ++i) {
+        const double alone = psi(law, ts[i]), reference = arcsine_normal_reference(m, s, ts[i]);
+        INFO("m = " << m << ", s = " << s << ", t = " << ts[i] << ": " << alone << ", " << together[i] << " vs "
+                    << reference);
+        CHECK(std::abs(alone - reference) <= 1e-13 + 1e-9 * reference);
+        CHECK(std::abs(together[i] - reference) <= 1e-13 + 1e-9 * reference);
+      }
+    }
 }
 
 TEST_CASE("expected_shortfall: the logit-normal quadrature is within its bound of a fine reference") {
@@ -141,11 +187,13 @@ TEST_CASE("expected_shortfall: a near-zero sd gives (t − g(mean))⁺; every va
     CHECK(psi({Kind::normal, 0.5, sd, -1}, t) == doctest::Approx(std::max(0.0, t - 0.5)));
     CHECK(psi({Kind::log_normal, std::log(0.5), sd}, t) == doctest::Approx(std::max(0.0, t - 0.5)));
     CHECK(psi({Kind::logit_normal, 0.2, sd}, t) == doctest::Approx(std::max(0.0, t - sigmoid(0.2))).epsilon(1e-10));
+    const double h = 0.5 * (1 + std::sin(0.4));
+    CHECK(psi({Kind::arcsine_normal, 0.2, sd}, t) == doctest::Approx(std::max(0.0, t - h)).epsilon(1e-10));
   }
   // Below the floor a prediction counts as the floor.
   CHECK(psi({Kind::normal, -5, sd, -2}, 1.0) == doctest::Approx(3.0));
   const double inf = std::numeric_limits<double>::infinity();
-  for (Kind kind : {Kind::normal, Kind::log_normal, Kind::logit_normal})
+  for (Kind kind : {Kind::normal, Kind::log_normal, Kind::logit_normal, Kind::arcsine_normal})
     for (double m : {-800.0, -40.0, -13.8, 0.0, 13.8, 40.0, 800.0})
       for (double s : {1e-12, 1e-3, 1.0, 30.0, 1e3})
         for (double t : {-inf, -1.0, 0.0, 1e-300, 1e-6, 0.5, 1.0 - 1e-12, 1.0, 3.0, 1e6}) {

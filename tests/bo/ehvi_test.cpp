@@ -15,9 +15,11 @@ using namespace dpareto;
 namespace {
 
 // The explorer's region for an observed front of (ε, error) points, reference (10, 1).
-bo::ImprovementRegion region_of(const std::vector<pareto::Point>& front, pareto::EpsilonAxis::Kind axis) {
+bo::ImprovementRegion region_of(const std::vector<pareto::Point>& front, pareto::EpsilonAxis::Kind axis,
+                                pareto::Transform utility_transform = pareto::Transform::logit) {
   bo::ImprovementRegion region;
   region.objectives = pareto::Objectives::privacy_utility(10, 1);
+  region.objectives.set_utility_transform(utility_transform, "test");
   region.axis.kind = axis;
   region.axis.floor = 1e-2;
   std::vector<pareto::Point> mapped;
@@ -27,9 +29,10 @@ bo::ImprovementRegion region_of(const std::vector<pareto::Point>& front, pareto:
   return region;
 }
 
-// GP space: (ln ε, −logit u).
-bo::GpPrediction prediction(double epsilon, double sd_log_epsilon, double utility, double sd_logit_utility) {
-  return {{std::log(epsilon), -pareto::forward(pareto::Transform::logit, utility)}, {sd_log_epsilon, sd_logit_utility}};
+// GP space: (ln ε, −logit u), or −arcsine u.
+bo::GpPrediction prediction(double epsilon, double sd_log_epsilon, double utility, double sd_logit_utility,
+                            pareto::Transform utility_transform = pareto::Transform::logit) {
+  return {{std::log(epsilon), -pareto::forward(utility_transform, utility)}, {sd_log_epsilon, sd_logit_utility}};
 }
 
 // EHVI within 5 standard errors of the mean HVI, on the region's axes, of 10^6 draws from the
@@ -71,35 +74,42 @@ TEST_CASE("EHVI on the run's axes matches a 10^6-draw Monte Carlo on fronts of 1
       const auto region = region_of(front, axis);
       check_against_monte_carlo(region, prediction(0.5, 0.7, 0.7, 0.5), seed++);
       check_against_monte_carlo(region, prediction(0.03, 1.2, 0.9, 1.5), seed++);  // much of ε below the floor
+      // The arcsine utility GP (SVT's): its law has point masses at error 0 and 1.
+      const auto arcsine = pareto::Transform::arcsine;
+      const auto on_arcsine = region_of(front, axis, arcsine);
+      check_against_monte_carlo(on_arcsine, prediction(0.5, 0.7, 0.7, 0.3, arcsine), seed++);
+      check_against_monte_carlo(on_arcsine, prediction(0.03, 1.2, 0.95, 0.6, arcsine), seed++);
     }
 }
 
 TEST_CASE("EHVI of a near-zero-variance prediction is the HVI of its mean") {
   const auto ehvi = bo::make_acquisition("ehvi");
-  for (auto axis : {pareto::EpsilonAxis::Kind::linear, pareto::EpsilonAxis::Kind::log10}) {
-    const auto region = region_of(fifty_point_front(), axis);
-    const auto improving = prediction(0.05, 1e-9, 0.8, 1e-9);
-    const double hvi = region.mean_hvi(improving.mean);
-    REQUIRE(hvi > 1e-3);
-    CHECK(ehvi->value(region, improving) == doctest::Approx(hvi).epsilon(1e-6));
-    CHECK(ehvi->value(region, prediction(5.0, 1e-9, 0.2, 1e-9)) == doctest::Approx(0.0).epsilon(1e-9));
-  }
+  for (auto axis : {pareto::EpsilonAxis::Kind::linear, pareto::EpsilonAxis::Kind::log10})
+    for (auto transform : {pareto::Transform::logit, pareto::Transform::arcsine}) {
+      const auto region = region_of(fifty_point_front(), axis, transform);
+      const auto improving = prediction(0.05, 1e-9, 0.8, 1e-9, transform);
+      const double hvi = region.mean_hvi(improving.mean);
+      REQUIRE(hvi > 1e-3);
+      CHECK(ehvi->value(region, improving) == doctest::Approx(hvi).epsilon(1e-6));
+      CHECK(ehvi->value(region, prediction(5.0, 1e-9, 0.2, 1e-9, transform)) == doctest::Approx(0.0).epsilon(1e-9));
+    }
 }
 
 TEST_CASE("EHVI is finite near the reference error 1, at the log floor and as sd -> 0") {
   const auto ehvi = bo::make_acquisition("ehvi");
   for (auto axis : {pareto::EpsilonAxis::Kind::linear, pareto::EpsilonAxis::Kind::log10})
-    for (const auto& front : std::vector<std::vector<pareto::Point>>{{}, {{1.0, 0.999999}}, fifty_point_front()}) {
-      const auto region = region_of(front, axis);
-      for (double utility : {1e-12, 1e-6, 1e-3, 0.5, 1 - 1e-6})
-        for (double epsilon : {1e-9, 1e-2, 9.99})
-          for (double sd : {0.0, 1e-6, 1.0, 20.0}) {
-            const double v = ehvi->value(region, prediction(epsilon, sd, utility, sd));
-            INFO("utility " << utility << ", epsilon " << epsilon << ", sd " << sd);
-            CHECK(std::isfinite(v));
-            CHECK(v >= 0);
-          }
-    }
+    for (const auto& front : std::vector<std::vector<pareto::Point>>{{}, {{1.0, 0.999999}}, fifty_point_front()})
+      for (auto transform : {pareto::Transform::logit, pareto::Transform::arcsine}) {
+        const auto region = region_of(front, axis, transform);
+        for (double utility : {0.0, 1e-12, 1e-6, 1e-3, 0.5, 1 - 1e-6, 1.0})
+          for (double epsilon : {1e-9, 1e-2, 9.99})
+            for (double sd : {0.0, 1e-6, 1.0, 20.0}) {
+              const double v = ehvi->value(region, prediction(epsilon, sd, utility, sd, transform));
+              INFO("utility " << utility << ", epsilon " << epsilon << ", sd " << sd);
+              CHECK(std::isfinite(v));
+              CHECK(v >= 0);
+            }
+      }
 }
 
 // Issue 18 item 1: ε computed exactly is a point mass (sd 0) in its coordinate.
@@ -179,8 +189,20 @@ TEST_CASE("EHVI's quadrature-free upper bound is never below EHVI, and close whe
       const double value = ehvi->value(region, sharp);
       REQUIRE(value > 0);
       CHECK(ehvi->upper_bound(region, sharp) <= 1.05 * value);
+      // The arcsine utility GP: the same bound, mass at 0 and 1 included.
+      const auto arcsine = pareto::Transform::arcsine;
+      const auto on_arcsine = region_of(front, axis, arcsine);
+      for (int i = 0; i < 100; ++i) {
+        const auto p = prediction(0.001 * std::pow(10.0, 4 * unit(rng)), 2 * unit(rng), unit(rng), unit(rng), arcsine);
+        CHECK(ehvi->upper_bound(on_arcsine, p) >= ehvi->value(on_arcsine, p) * (1 - 1e-9));
+        ++checked;
+      }
+      const auto sharp_arcsine = prediction(0.05, 0.3, 0.8, 0.005, arcsine);
+      const double arcsine_value = ehvi->value(on_arcsine, sharp_arcsine);
+      REQUIRE(arcsine_value > 0);
+      CHECK(ehvi->upper_bound(on_arcsine, sharp_arcsine) <= 1.05 * arcsine_value);
     }
-  CHECK(checked == 1200);
+  CHECK(checked == 1800);
   // Three objectives: the same on 3-D boxes (a third, log-modelled objective on a linear axis).
   bo::ImprovementRegion region;
   region.objectives = pareto::Objectives::with({"train_seconds"}, {10, 1, 100});

@@ -7,7 +7,6 @@
 #include "../support/test_support.hpp"
 #include "dpareto/problems/registry.hpp"
 
-
 TEST_CASE("problems lists each parameter: integer or real, its bounds, log scale") {
   const auto r = dpareto::test::run_cli("problems");
   REQUIRE(r.status == 0);
@@ -15,7 +14,7 @@ TEST_CASE("problems lists each parameter: integer or real, its bounds, log scale
     CHECK_MESSAGE(r.output.find("\n" + line + "\n") != std::string::npos, (line + " not in:\n" + r.output));
   };
   listed("  svt                     sparse vector technique (DPareto Alg. 1): bound C, noise b");
-  listed("      bound               integer in [1, 30]");
+  listed("      bound               integer in [1, 30], log scale");
   listed("      noise               real in [0.01, 100], log scale");
   listed("      learning_rate       real in [0.0005, 0.05], log scale");
   listed("      lot_size            integer in [16, 4000]");  // MNIST

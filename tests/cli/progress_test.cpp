@@ -48,14 +48,14 @@ TEST_CASE("explore logs one line per evaluation when stderr is not a terminal") 
 TEST_CASE("exact warns when its grid is long and keeps the finished points when stopped") {
   const auto dir = progress_root.dir("exact");
   // --warn-after 0: any grid is "long"; the warning names the time and how to stop.
-  // (200 points at R = 5000 on one thread: slow enough that the pace is measured before the end,
-  // also under the sanitizers.)
+  // (210 points, every C = 1..30 by 7 noises, at R = 5000 on one thread: slow enough that the pace
+  // is measured before the end, also under the sanitizers.)
   const auto warned =
-      run_cli("exact --problem svt --points 10,20 --repeats 5000 --workers 1 --warn-after 0 --out small", dir);
+      run_cli("exact --problem svt --points 30,7 --repeats 5000 --workers 1 --warn-after 0 --out small", dir);
   REQUIRE_MESSAGE(warned.status == 0, warned.output);
-  CHECK(count_lines(warned.output, std::regex("dpareto exact: warning: 200 grid points will take about [0-9]+ s at the "
+  CHECK(count_lines(warned.output, std::regex("dpareto exact: warning: 210 grid points will take about [0-9]+ s at the "
                                               "current pace; Ctrl-C keeps the finished points in small.*")) == 1);
-  CHECK(count_lines(warned.output, std::regex("exact svt: 200/200 grid points, [0-9]+ s elapsed")) == 1);
+  CHECK(count_lines(warned.output, std::regex("exact svt: 210/210 grid points, [0-9]+ s elapsed")) == 1);
   const auto quiet = run_cli("exact --problem svt --points 5,8 --repeats 50 --out small2", dir);
   CHECK(quiet.output.find("warning") == std::string::npos);
 
@@ -104,7 +104,8 @@ TEST_CASE("a resumed explore's ETA comes from the pace since it resumed, not fro
   // One second an evaluation: ε = 1 + x, utility = 0.5 x.
   std::ofstream(dir / "oracle.sh")
       << "#!/bin/sh\nsleep 1\n"
-      << R"(awk -v x="$1" 'BEGIN { printf "{\"epsilon\": %.17g, \"utility\": %.17g}\n", 1 + x, 0.5 * x }')" << "\n";
+      << R"(awk -v x="$1" 'BEGIN { printf "{\"epsilon\": %.17g, \"utility\": %.17g}\n", 1 + x, 0.5 * x }')"
+      << "\n";
   fs::permissions(dir / "oracle.sh", fs::perms::owner_all);
   const std::string explore =
       "explore --space space.json --oracle-cmd './oracle.sh {x}' --init 2 --seed 4 --study s.db --out run --budget ";
@@ -116,8 +117,9 @@ TEST_CASE("a resumed explore's ETA comes from the pace since it resumed, not fro
   // (a pace taken over all three would say 1/3 s, printed as 0 s).
   std::smatch eta;
   const std::string text = resumed.output;
-  REQUIRE_MESSAGE(std::regex_search(text, eta, std::regex("explore external: 3/4 evaluations, [0-9]+ s elapsed, ETA ([0-9]+) s")),
-                  text);
+  REQUIRE_MESSAGE(
+      std::regex_search(text, eta, std::regex("explore external: 3/4 evaluations, [0-9]+ s elapsed, ETA ([0-9]+) s")),
+      text);
   CHECK(std::stoi(eta[1]) >= 1);
   CHECK(count_lines(text, std::regex("explore external: 2/4 evaluations.*ETA.*")) == 0);  // no pace yet
 }

@@ -79,15 +79,16 @@ TEST_CASE("a study from before the posterior improvement front resumes on the ob
   const std::string study = (dir / "s.db").string();
   // --improvement-front observed records no setting: the study is as one made before the choice.
   REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 6 --improvement-front observed --study " + study +
-                  " --out a",
+                      " --out a",
                   dir)
               .status == 0);
   const auto resumed = run_cli("explore --study " + study + " --budget 8", dir);
   REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
   CHECK(read_text(dir / "a" / "summary.json").find("\"improvement_front\": \"observed\"") != std::string::npos);
   // The same 8 evaluations as one run on the observed front; another on the posterior one differs.
-  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 8 --improvement-front observed --out b", dir)
-              .status == 0);
+  REQUIRE(
+      run_cli("explore --problem svt --init 4 --seed 3 --budget 8 --improvement-front observed --out b", dir).status ==
+      0);
   const std::string observed = dpareto::test::without_timings(read_text(dir / "a" / "evaluations.csv"));
   CHECK(observed == dpareto::test::without_timings(read_text(dir / "b" / "evaluations.csv")));
   REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 24 --improvement-front observed --out b24", dir)
@@ -103,4 +104,42 @@ TEST_CASE("a study from before the posterior improvement front resumes on the ob
   CHECK(bad.status == 2);
   CHECK(bad.output.find("--improvement-front 'mean': expected observed or posterior") != std::string::npos);
   CHECK(std::count(bad.output.begin(), bad.output.end(), '\n') == 1);
+}
+
+TEST_CASE("svt models its F1 on an arcsine GP; a study from before (logit) resumes on the logit; bad names refused") {
+  const auto dir = resume_from_study_root.dir("utility_transform");
+  const std::string study = (dir / "s.db").string();
+  // --utility-transform logit records no setting: the study is as one made before the choice.
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 6 --utility-transform logit --study " + study +
+                      " --out a",
+                  dir)
+              .status == 0);
+  CHECK(read_text(dir / "a" / "summary.json").find("utility_transform") == std::string::npos);
+  const auto resumed = run_cli("explore --study " + study + " --budget 8", dir);
+  REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 8 --utility-transform logit --out b", dir).status ==
+          0);
+  CHECK(dpareto::test::without_timings(read_text(dir / "a" / "evaluations.csv")) ==
+        dpareto::test::without_timings(read_text(dir / "b" / "evaluations.csv")));
+  // The default for svt is the arcsine, recorded; it explores differently from the logit.
+  REQUIRE(
+      run_cli("explore --problem svt --init 4 --seed 3 --budget 24 --utility-transform logit --out b24", dir).status ==
+      0);
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 24 --out c", dir).status == 0);
+  CHECK(read_text(dir / "c" / "summary.json").find("\"utility_transform\": \"arcsine\"") != std::string::npos);
+  CHECK(dpareto::test::without_timings(read_text(dir / "b24" / "evaluations.csv")) !=
+        dpareto::test::without_timings(read_text(dir / "c" / "evaluations.csv")));
+  // pick --from model reads the run's transform back (its interval is on the utility scale).
+  const auto picked = run_cli("pick c --max-epsilon 100 --from model", dir);
+  REQUIRE_MESSAGE(picked.status == 0, picked.output);
+  const auto switched = run_cli("explore --study " + study + " --budget 9 --utility-transform arcsine", dir);
+  CHECK(switched.status == 2);
+  CHECK(switched.output.find("utility_transform") != std::string::npos);
+  for (const std::string bad : {"probit", "log"}) {
+    const auto refused = run_cli("explore --problem svt --utility-transform " + bad + " --out d", dir);
+    CHECK(refused.status == 2);
+    CHECK(refused.output.find("--utility-transform") != std::string::npos);
+    CHECK(refused.output.find(bad) != std::string::npos);
+    CHECK(std::count(refused.output.begin(), refused.output.end(), '\n') == 1);
+  }
 }

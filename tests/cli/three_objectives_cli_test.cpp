@@ -109,8 +109,8 @@ TEST_CASE("three objectives: bad declarations and an unknown --objective are one
   const auto bad_transform =
       run_cli("explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 4", dir);
   CHECK(bad_transform.status == 2);
-  CHECK(bad_transform.output.find("space.json: \"objectives\"[0]: unknown transform 'cube' (expected identity, log "
-                                  "or logit)") != std::string::npos);
+  CHECK(bad_transform.output.find("space.json: \"objectives\"[0]: unknown transform 'cube' (expected identity, log, "
+                                  "logit or arcsine)") != std::string::npos);
   const auto unknown = run_cli("explore --problem svt --objective memory --budget 4", dir);
   CHECK(unknown.status == 2);
   CHECK(unknown.output.find("--objective memory: expected train_seconds") != std::string::npos);

@@ -63,7 +63,7 @@ TEST_CASE("space.json objectives: known names, declared objects, and one-line er
   CHECK(explore::parse_objective_declarations(nlohmann::json::parse(R"(["train_seconds"])"), oracle_space(), "s")[0]
             .name == "train_seconds");
   CHECK(declaration_error(R"([{"name": "latency_ms", "transform": "sqrt", "reference": 1}])") ==
-        "space.json: \"objectives\"[0]: unknown transform 'sqrt' (expected identity, log or logit)");
+        "space.json: \"objectives\"[0]: unknown transform 'sqrt' (expected identity, log, logit or arcsine)");
   CHECK(declaration_error(R"([{"name": "latency_ms", "transform": "log"}])") ==
         "space.json: \"objectives\"[0]: objective 'latency_ms' needs a \"reference\" (its anti-ideal value, for the "
         "hypervolume)");

@@ -187,7 +187,7 @@ TEST_CASE("declared objectives (issue 13 item 2): identifiers, not record column
   CHECK(message([&] { declared_objective("cost", Transform::log, 0, "space.json"); }) ==
         "space.json: objective 'cost': reference 0 must be positive (its surrogate is on a log scale)");
   CHECK(message([&] { parse_transform("sqrt", "space.json"); }) ==
-        "space.json: unknown transform 'sqrt' (expected identity, log or logit)");
+        "space.json: unknown transform 'sqrt' (expected identity, log, logit or arcsine)");
   CHECK(parse_transform("logit", "x") == Transform::logit);
   CHECK(transform_domain_problem(Transform::logit, 1.5) != "");
   CHECK(transform_domain_problem(Transform::identity, -3) == "");

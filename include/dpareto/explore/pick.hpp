@@ -38,7 +38,8 @@ struct OperatingPoint {
   space::Params params;
   double epsilon = 0;  // exact, or for an external oracle's model pick the ε surrogate's 95% upper bound
   double epsilon_median = std::numeric_limits<double>::quiet_NaN();  // that pick only: the predicted median
-  double utility = 0;  // observed: measured mean; model: predicted (median of the GP, sigmoid of the logit mean)
+  double utility =
+      0;  // observed: measured mean; model: predicted (median of the GP: the sigmoid of its logit mean, ...)
   double utility_std = std::numeric_limits<double>::quiet_NaN();  // model only: predictive sd in utility units
   // model only: the 95% predictive interval of a measured utility (latent and noise variance)
   double utility_low = std::numeric_limits<double>::quiet_NaN();
@@ -77,8 +78,9 @@ struct ModelPickOptions {
 };
 
 // Searches the surrogates for a setting that was never evaluated. Predicted utility is the GP
-// median sigmoid(μ) with utility_std the sd of sigmoid(μ + σZ) (Gauss–Hermite quadrature), and
-// [utility_low, utility_high] = sigmoid(μ ± 1.96 √(σ² + σ_n²)): where a measurement of the setting
+// median g⁻¹(μ) (g the utility GP's transform: sigmoid for the logit) with utility_std the sd of
+// g⁻¹(μ + σZ) (Gauss–Hermite quadrature), and
+// [utility_low, utility_high] = g⁻¹(μ ± 1.96 √(σ² + σ_n²)): where a measurement of the setting
 // (with the run's repeats, whose noise σ_n² the GP learned) falls with probability 0.95 under the model.
 PickResult pick_model(const RunModel& model, const Target& target, const ModelPickOptions& options = {});
 

@@ -48,6 +48,10 @@ struct Objectives {
   Objective& operator[](std::size_t i) { return list[i]; }
   Point reference() const;
   void set_reference(const Point& reference);  // InputError for a size other than size()
+  // The utility's GP transform (objective 1, error = 1 − utility): logit, the default, or arcsine;
+  // InputError naming `where` for another.
+  void set_utility_transform(Transform t, const std::string& where);
+  Transform utility_transform() const { return list.at(1).surrogate; }
   std::vector<std::string> names() const;
   std::vector<std::string> columns() const;  // every objective's columns, in order
   // Names of the objectives after the first two (the privacy-utility pair), as summary.json lists them.

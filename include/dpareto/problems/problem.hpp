@@ -95,6 +95,9 @@ class Problem {
   virtual std::optional<double> baseline_utility() const { return std::nullopt; }
   // What the utility measures, for axes and reports ("test accuracy", "F1 score").
   virtual std::string utility_name() const { return "utility"; }
+  // The transform the explorer's utility GP models by default, by name (pareto::parse_transform):
+  // "logit", or "arcsine" for a utility that is often exactly 0 or 1 (`explore --utility-transform`).
+  virtual std::string utility_transform() const { return "logit"; }
   // Problem-specific configuration recorded in summary.json (repeats, subsets, ...).
   virtual std::map<std::string, std::string> settings() const { return {}; }
 

@@ -52,7 +52,8 @@ class Space {
   // Each parameter's `prior` (DPareto Appx. C) where set, else uniform on its scale.
   Params sample_prior(Rng& rng) const;
   // Parameter i's values on a grid of g points per dimension: equally spaced on its scale, the
-  // bounds exactly, integers rounded and de-duplicated (grid.hpp enumerates the grid lazily).
+  // bounds exactly, integers rounded and de-duplicated, or every integer of the range when g covers
+  // it (grid.hpp enumerates the grid lazily).
   // Throws InputError unless 1 <= g <= kMaxGridPoints.
   std::vector<double> grid_axis(std::size_t i, int points_per_dimension) const;
   static constexpr int kMaxGridPoints = 1000000;
