@@ -24,8 +24,7 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
                 {"budget", settings.budget},
                 {"workers", settings.workers},
                 {"delta", problem.delta()},
-                {"settings", problem.settings()},
-                {"problem_options", settings.problem_options}};
+                {"settings", problem.settings()}};
   if (options.known_epsilon) info.extra["known_epsilon"] = true;
   set_current_run_keys(info.extra, problem, settings);
   return info;
@@ -33,6 +32,10 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
 
 void set_current_run_keys(nlohmann::json& extra, const problems::Problem& problem, const ExploreSettings& settings) {
   extra["space"] = space::space_to_json(problem.space());  // also for studies begun before runs recorded it
+  // A resumed run's options are the recorded ones with its own --set on top (apps/explore.cpp):
+  // recorded again, so that an option a resume needed (svt's bound_scale=linear for a study from
+  // before the log scale) is not needed on the next one.
+  extra["problem_options"] = settings.problem_options;
   if (!settings.out.empty()) extra["out"] = settings.out;  // where `explore --study FILE` alone writes
   if (settings.baseline)
     extra["baseline"] = {{"utility", *settings.baseline}, {"source", "--baseline"}};

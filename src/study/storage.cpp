@@ -42,6 +42,12 @@ std::string space_difference(const nlohmann::json& stored, const nlohmann::json&
   return "its space is " + printable(stored.dump()) + ", not " + printable(given.dump());
 }
 
+// A problem option can choose the space (svt's bound_scale): the one the study was created with
+// resumes it.
+constexpr const char* kSpaceHint =
+    " (a problem option may choose the space, as svt's --set bound_scale=linear: resume with the options the study "
+    "was created with)";
+
 }  // namespace
 
 void Storage::check_identity(const StudyIdentity& given) const {
@@ -52,8 +58,9 @@ void Storage::check_identity(const StudyIdentity& given) const {
   // Every differing problem setting and parameter, one per line (a single one stays a one-line message).
   std::vector<std::string> differences;
   auto compare = [&](const std::string& key) {
-    if (host_setting(key, stored.settings, given.settings) || (stored.settings.contains(key) && given.settings.contains(key) &&
-                              stored.settings.at(key) == given.settings.at(key)))
+    if (host_setting(key, stored.settings, given.settings) ||
+        (stored.settings.contains(key) && given.settings.contains(key) &&
+         stored.settings.at(key) == given.settings.at(key)))
       return;
     differences.push_back("its problem setting " + key + " is " + setting_text(stored.settings, key) + ", not " +
                           setting_text(given.settings, key));
@@ -61,7 +68,7 @@ void Storage::check_identity(const StudyIdentity& given) const {
   for (const auto& [key, value] : stored.settings.items()) compare(key);
   for (const auto& [key, value] : given.settings.items())
     if (!stored.settings.contains(key)) compare(key);
-  if (given.space != stored.space) differences.push_back(space_difference(stored.space, given.space));
+  if (given.space != stored.space) differences.push_back(space_difference(stored.space, given.space) + kSpaceHint);
   if (differences.empty()) return;
   if (differences.size() == 1) throw InputError(w + differences.front());
   std::string message = w + std::to_string(differences.size()) + " problem settings differ:";

@@ -143,3 +143,28 @@ TEST_CASE("svt models its F1 on an arcsine GP; a study from before (logit) resum
     CHECK(std::count(refused.output.begin(), refused.output.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("an svt study on the linear C resumes on it; the log scale is refused with the option to give") {
+  const auto dir = resume_from_study_root.dir("bound_scale");
+  const std::string linear = (dir / "linear.db").string();
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 5 --set bound_scale=linear --study " + linear +
+                      " --out a",
+                  dir)
+              .status == 0);
+  const auto resumed = run_cli("explore --study " + linear + " --budget 6", dir);
+  REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+  // As a study from before the log scale resumed without its option: the space differs.
+  const auto refused = run_cli("explore --study " + linear + " --budget 7 --set bound_scale=log", dir);
+  CHECK(refused.status == 2);
+  CHECK(refused.output.find("its parameter bound is ") != std::string::npos);
+  CHECK(refused.output.find("--set bound_scale=linear") != std::string::npos);
+  CHECK(std::count(refused.output.begin(), refused.output.end(), '\n') == 1);
+  // An option a resume gives is recorded: the next resume needs no flag for it.
+  const std::string log_study = (dir / "log.db").string();
+  REQUIRE(run_cli("explore --problem svt --init 4 --seed 3 --budget 5 --study " + log_study + " --out b", dir).status ==
+          0);
+  CHECK(read_text(dir / "b" / "summary.json").find("bound_scale") == std::string::npos);
+  REQUIRE(run_cli("explore --study " + log_study + " --budget 6 --set bound_scale=log", dir).status == 0);
+  REQUIRE(run_cli("explore --study " + log_study + " --budget 7", dir).status == 0);
+  CHECK(read_text(dir / "b" / "summary.json").find("\"bound_scale\": \"log\"") != std::string::npos);
+}
