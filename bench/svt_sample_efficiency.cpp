@@ -35,6 +35,7 @@
 
 #include "dpareto/bo/explorer.hpp"
 #include "dpareto/bo/make_proposer.hpp"
+#include "dpareto/core/mean_difference.hpp"
 #include "dpareto/explore/robust_front.hpp"
 #include "dpareto/pareto/dominance.hpp"
 #include "dpareto/pareto/hypervolume.hpp"
@@ -214,7 +215,7 @@ int main(int argc, char** argv) {
     std::printf("\n");
   }
 
-  // ratio[method][budget] per seed; as seen (R = 50) and robust likewise
+  // ratio[method][budget][seed]; as seen (R = 50) and robust likewise
   std::map<std::string, std::map<int, std::vector<double>>> ratio, seen_ratio, robust_ratio;
   // per method and budget: re-scored hypervolume per slice summed over seeds, BO proposals per slice
   const std::vector<double> edges = slice_edges();
@@ -276,9 +277,14 @@ int main(int argc, char** argv) {
           hv_sum.resize(slices, 0.0);
           proposal_sum.resize(slices, 0);
           for (std::size_t k = 0; k < slices; ++k) hv_sum[k] += by_slice[k], proposal_sum[k] += proposals[k];
-          ratio[method][n].push_back(hypervolume(rescored) / exact_hv);
-          seen_ratio[method][n].push_back(hypervolume(as_seen) / exact_hv);
-          robust_ratio[method][n].push_back(robust / exact_hv);
+          const auto by_seed = [&](std::map<std::string, std::map<int, std::vector<double>>>& table, double value) {
+            auto& values = table[method][n];
+            values.resize(static_cast<std::size_t>(seeds));
+            values[static_cast<std::size_t>(s)] = value;
+          };
+          by_seed(ratio, hypervolume(rescored) / exact_hv);
+          by_seed(seen_ratio, hypervolume(as_seen) / exact_hv);
+          by_seed(robust_ratio, robust / exact_hv);
         }
       }
     });
@@ -298,6 +304,18 @@ int main(int argc, char** argv) {
       std::printf("%-10s %6d %8.2f%% %8.2f%% %8.2f%%   %.2f%% / %.2f%%\n", method.c_str(), b, 100 * mean(v),
                   100 * *std::min_element(v.begin(), v.end()), 100 * *std::max_element(v.begin(), v.end()),
                   100 * mean(seen_ratio[method][b]), 100 * mean(robust_ratio[method][b]));
+    }
+  // Seed s of every method starts from the same initial design and evaluation seeds: paired.
+  if (methods.size() > 1)
+    std::printf("\nagainst %s, paired by seed: mean difference in pp (95%% CI, p)\n", methods[0].c_str());
+  for (std::size_t m = 1; m < methods.size(); ++m)
+    for (int b : budgets) {
+      std::vector<double> negated;  // difference_from_fixed(0, −d) is the one-sample t on d
+      for (int s = 0; s < seeds; ++s) negated.push_back(100 * (ratio[methods[0]][b][s] - ratio[methods[m]][b][s]));
+      if (negated.size() < 2) continue;
+      const auto d = difference_from_fixed(0.0, negated);
+      std::printf("%-10s %6d %+7.2f (%+.2f to %+.2f, p %.2g)\n", methods[m].c_str(), b, d.mean, d.low, d.high,
+                  d.p_value);
     }
   for (int b : budgets) {
     std::printf(

@@ -124,6 +124,13 @@ double Explorer::acquisition_at(const std::vector<double>& unit_x) const {
   return acquisition_->value(region_, predict(unit_x));
 }
 
+double Explorer::min_spacing(std::size_t pending) const {
+  const double settings = static_cast<double>(evaluation_count()) + static_cast<double>(pending);
+  const double after = options_.spacing_shrinks_after;
+  if (after <= 0 || settings <= after) return options_.min_spacing;
+  return options_.min_spacing * std::pow(after / settings, 1.0 / static_cast<double>(space().dimension()));
+}
+
 std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pending, Rng& rng) {
   auto started = std::chrono::steady_clock::now();
   const int restarts = bo_asks_ % std::max(1, options_.full_refit_every) == 0 ? options_.gp_restarts : 0;
@@ -142,7 +149,7 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
   maximize_options.skip_at_or_below = 0.0;  // zero acquisition: flat there, nothing to refine
   const auto candidates = maximize(function, space(), rng, maximize_options).ranked();
   timings_.acquisition += seconds_since(started);
-  const double spacing = std::max(options_.min_spacing, 1e-9);
+  const double spacing = std::max(min_spacing(pending.size()), 1e-9);
   for (const auto& c : candidates) {
     auto params = space().from_unit(c.x);
     if (!seen(params, pending, spacing) && within_reference(params)) return Suggestion{params, "bo"};

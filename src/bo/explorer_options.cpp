@@ -57,6 +57,9 @@ void check_options(const space::Space& space, const ExplorerOptions& options) {
   if (!(options.min_spacing >= 0 && options.min_spacing < 1))
     throw InputError("explorer: min_spacing " + format_number(options.min_spacing) +
                      " must be in [0, 1) (a distance on the unit cube)");
+  if (options.spacing_shrinks_after < 0)
+    throw InputError("explorer: spacing_shrinks_after " + std::to_string(options.spacing_shrinks_after) +
+                     " must be >= 0 (0: the spacing never shrinks)");
 }
 
 }  // namespace dpareto::bo

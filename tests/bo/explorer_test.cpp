@@ -267,6 +267,49 @@ TEST_CASE("explorer: no BO proposal within min_spacing of an earlier setting; wi
   CHECK(unspaced < 0.005);
 }
 
+TEST_CASE("explorer: past spacing_shrinks_after settings the spacing shrinks as (after / n)^(1/d)") {
+  // SVT scored precisely (R = 2000), whose HVPoI asks for near-copies: 0.02 apart up to 16 settings,
+  // then 0.02·(16 / n)^(1/2) with n evaluated; without the shrinking never closer than 0.02.
+  const problems::SvtProblem svt({100, 10, 2000});
+  const auto run = [&](int after) {
+    bo::ExplorerOptions options;
+    options.objectives.set_reference({1000, 1});
+    options.axis.kind = pareto::EpsilonAxis::Kind::log10;
+    options.axis.floor = 1e-2;
+    options.min_spacing = 0.02;
+    options.spacing_shrinks_after = after;
+    bo::Explorer explorer(svt.space(), options, 1);
+    std::vector<space::Params> asked;
+    double least_margin = 1;  // over BO proposals: distance to the nearest earlier one minus the bound
+    double closest = 1;
+    for (int n = 0; n < 64; ++n) {
+      const auto s = explorer.ask();
+      REQUIRE(s);
+      if (n >= options.initial_points) {
+        double nearest = 1;
+        for (const auto& earlier : asked) {
+          const auto a = svt.space().to_unit(s->params), b = svt.space().to_unit(earlier);
+          nearest = std::min(nearest, std::max(std::abs(a[0] - b[0]), std::abs(a[1] - b[1])));
+        }
+        const double bound = after > 0 && n > after ? 0.02 * std::sqrt(static_cast<double>(after) / n) : 0.02;
+        least_margin = std::min(least_margin, nearest - bound);
+        closest = std::min(closest, nearest);
+      }
+      const auto e = svt.evaluate(s->params, derive_seed(1, n));
+      explorer.tell({s->params, e.ok, {e.epsilon, e.utility}});
+      asked.push_back(s->params);
+    }
+    return std::pair{least_margin, closest};
+  };
+  const auto [fixed_margin, fixed_closest] = run(0);
+  CHECK(fixed_margin >= -1e-12);
+  CHECK(fixed_closest >= 0.02);
+  const auto [shrunk_margin, shrunk_closest] = run(16);
+  MESSAGE("closest BO proposal: fixed " << fixed_closest << ", shrinking " << shrunk_closest);
+  CHECK(shrunk_margin >= -1e-12);
+  CHECK(shrunk_closest < 0.02);
+}
+
 TEST_CASE("explorer: bad configurations are refused with InputError") {
   auto options = small_options();
   options.objectives.set_reference({0, 1});
@@ -282,6 +325,10 @@ TEST_CASE("explorer: bad configurations are refused with InputError") {
     options.min_spacing = spacing;
     CHECK_THROWS_WITH_AS(bo::Explorer(synthetic_space(), options, 1), doctest::Contains("min_spacing"), InputError);
   }
+  options = small_options();
+  options.spacing_shrinks_after = -1;
+  CHECK_THROWS_WITH_AS(bo::Explorer(synthetic_space(), options, 1), doctest::Contains("spacing_shrinks_after -1"),
+                       InputError);
   options = small_options();
   options.acquisition = "pi";
   CHECK_THROWS_WITH_AS(bo::Explorer(synthetic_space(), options, 1), doctest::Contains("unknown acquisition 'pi'"),

@@ -58,6 +58,9 @@ class Explorer : public Proposer {
  private:
   std::optional<Suggestion> ask_bo(const std::vector<space::Params>& pending, Rng& rng);
   void build_region(const std::vector<space::Params>& pending);
+  // The distance a proposal keeps from evaluated and pending settings (ExplorerOptions::min_spacing,
+  // shrunk past spacing_shrinks_after of them).
+  double min_spacing(std::size_t pending) const;
   // The observations the GPs are fitted on (kMaxGpObservations).
   std::vector<Observation> gp_observations() const;
   std::vector<ExactObjective> exact_objectives() const;

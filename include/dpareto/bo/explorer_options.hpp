@@ -50,6 +50,11 @@ struct ExplorerOptions {
   // setting: HVPoI, fed precise utilities, otherwise keeps refining pockets of a steep front with
   // near-copies of what it has (README, "where the SVT loss is"). 0: any distinct setting.
   double min_spacing = 0.005;
+  // min_spacing holds up to this many evaluated and pending settings; beyond, with n of them in d
+  // dimensions, it shrinks as min_spacing·(this / n)^(1/d), so that their boxes cover the same part
+  // of the unit cube (n·(2s)^d constant) as the front fills in (SVT at 256 evaluations: README,
+  // "where the SVT loss is"). 0: it never shrinks.
+  int spacing_shrinks_after = 64;
   // ε computed exactly by the problem's privacy oracle inside the acquisition, without a GP, and no
   // setting beyond the ε reference proposed (issue 18 item 1; explorer.hpp).
   bool known_epsilon = false;
