@@ -120,8 +120,13 @@ void Explorer::build_region(const std::vector<space::Params>& pending) {
   region_.gp_boxes = boxes_to_gp_space(region_.geometry_boxes, options_.objectives, options_.axis);
 }
 
+SurrogateAcquisition Explorer::acquisition_function() const {
+  // Where ε is exact, a point is scored at the setting it rounds to (surrogate_acquisition.hpp).
+  return SurrogateAcquisition(surrogates_, region_, *acquisition_, *fallback_, epsilon_ ? &space() : nullptr);
+}
+
 double Explorer::acquisition_at(const std::vector<double>& unit_x) const {
-  return acquisition_->value(region_, predict(unit_x));
+  return acquisition_function().value(unit_x);
 }
 
 double Explorer::min_spacing(std::size_t pending) const {
@@ -141,7 +146,7 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
   ++timings_.asks;
   started = std::chrono::steady_clock::now();
 
-  SurrogateAcquisition function(surrogates_, region_, *acquisition_, *fallback_);
+  SurrogateAcquisition function = acquisition_function();
   MaximizeOptions maximize_options;
   maximize_options.dense_candidates = options_.dense_candidates;
   maximize_options.local_starts = options_.local_starts;

@@ -4,19 +4,34 @@
 #include <functional>
 #include <numeric>
 
+#include "point_vectors.hpp"
+
 namespace dpareto::bo {
 
 SurrogateAcquisition::SurrogateAcquisition(const Surrogates& surrogates, const ImprovementRegion& region,
-                                           const Acquisition& acquisition, const Acquisition& fallback)
-    : surrogates_(surrogates), region_(region), acquisition_(acquisition), fallback_(fallback), active_(&acquisition) {}
+                                           const Acquisition& acquisition, const Acquisition& fallback,
+                                           const space::Space* snap_to)
+    : surrogates_(surrogates), region_(region), acquisition_(acquisition), fallback_(fallback), active_(&acquisition),
+      snap_to_(snap_to) {}
+
+std::vector<double> SurrogateAcquisition::snapped(const std::vector<double>& x) const {
+  return snap_to_ ? snap_to_->to_unit(snap_to_->from_unit(x)) : x;
+}
 
 double SurrogateAcquisition::value(const std::vector<double>& x) {
-  return active_->value(region_, surrogates_.predict(x));
+  return active_->value(region_, surrogates_.predict(snapped(x)));
+}
+
+Eigen::MatrixXd SurrogateAcquisition::snapped_rows(const Eigen::MatrixXd& X) const {
+  Eigen::MatrixXd out = X;
+  if (snap_to_)
+    for (Eigen::Index i = 0; i < X.rows(); ++i) out.row(i) = to_vector(snapped(row_of(X, i))).transpose();
+  return out;
 }
 
 std::vector<double> SurrogateAcquisition::values(const Eigen::MatrixXd& X) {
   const Eigen::Index n = X.rows();
-  const Surrogates::Batch batch = surrogates_.batch_means(X);
+  const Surrogates::Batch batch = surrogates_.batch_means(snapped_rows(X));
   active_ = &acquisition_;
   std::vector<double> values(static_cast<std::size_t>(n), 0.0);
   std::vector<Eigen::Index> to_score;

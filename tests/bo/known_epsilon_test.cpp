@@ -126,3 +126,33 @@ TEST_CASE("known epsilon: an oracle that throws inside the parallel batch surfac
   for (int i = 0; i < 64; ++i) X.row(i) << (i + 0.5) / 64, (i + 0.5) / 64;
   CHECK_THROWS_WITH_AS(explorer.surrogates().predict_means(X), doctest::Contains("cannot account steps"), InputError);
 }
+
+TEST_CASE("known epsilon: a unit point is scored at the setting it rounds to, single and batched") {
+  // steps is an integer in [1, 20]: unit (k + 0.3) / 19 is k + 1.3 steps before rounding (to k + 1).
+  const auto space = trade_off_space();
+  for (const bool known : {true, false}) {
+    bo::Explorer explorer(space, options(known), 6, epsilon_of);
+    proposed_epsilons(explorer, 14);
+    explorer.fit_surrogates();
+    auto function = explorer.acquisition_function();
+    Eigen::MatrixXd X(80, 2);
+    for (int i = 0; i < 80; ++i) X.row(i) << (i / 8 + 0.5) / 10, (2 * (i % 8) + 0.3) / 19;
+    const auto batched = function.values(X);
+    int differ_from_snapped = 0;
+    CHECK(std::count_if(batched.begin(), batched.end(), [](double v) { return v > 0; }) >= 5);  // not all flat zeros
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      const std::vector<double> x{X(i, 0), X(i, 1)};
+      const auto at_setting = space.to_unit(space.from_unit(x));
+      INFO("known " << known << ", row " << i);
+      REQUIRE(at_setting[1] != x[1]);  // every row has fractional steps
+      CHECK(explorer.acquisition_at(x) == doctest::Approx(function.value(x)).epsilon(1e-12));
+      CHECK(batched[static_cast<std::size_t>(i)] == doctest::Approx(function.value(x)).epsilon(1e-9));
+      if (known)
+        CHECK(explorer.acquisition_at(x) == explorer.acquisition_at(at_setting));
+      else
+        differ_from_snapped += explorer.acquisition_at(x) != explorer.acquisition_at(at_setting);
+    }
+    // With ε modelled both GPs are continuous in the unit cube: no snapping (a check that can fail).
+    if (!known) CHECK(differ_from_snapped > 0);
+  }
+}

@@ -14,6 +14,7 @@
 #include "dpareto/bo/explorer_options.hpp"
 #include "dpareto/bo/improvement_region.hpp"
 #include "dpareto/bo/proposer.hpp"
+#include "dpareto/bo/surrogate_acquisition.hpp"
 #include "dpareto/bo/surrogates.hpp"
 
 namespace dpareto::bo {
@@ -48,8 +49,11 @@ class Explorer : public Proposer {
   void fit_surrogates();
   // Prediction at unit-cube x from the fitted surrogates.
   GpPrediction predict(const std::vector<double>& unit_x) const { return surrogates_.predict(unit_x); }
-  // Acquisition value at unit-cube x for the current data (after fit_surrogates()).
+  // Acquisition value at unit-cube x for the current data (after fit_surrogates()), as ask() scores
+  // it: at the setting x rounds to where ε is known.
   double acquisition_at(const std::vector<double>& unit_x) const;
+  // The acquisition ask() maximizes, as a function of unit-cube points (after fit_surrogates()).
+  SurrogateAcquisition acquisition_function() const;
 
  protected:
   // Initial points first (k0 started, and at least 2 ok), then Bayesian optimization.

@@ -7,16 +7,23 @@
 // (found with its cheap upper bound, Acquisition::upper_bound), the others keep their bounds, which
 // rank them below those: the local starts and the first proposals come from that top. The local
 // refinements run in parallel too (concurrent()).
+//
+// With `snap_to`, every unit point is scored at the setting it rounds to (space::Space::from_unit:
+// integers rounded): an objective computed exactly (known ε) is that setting's, and the GPs must
+// describe the same setting. Unsnapped, the utility GP at a fractional epoch or C beside the exact ε
+// of the rounded one is a trade-off no setting has, which the maximizer finds and the rounded
+// proposal does not deliver (SVT, 20 seeds: 0.2–0.35 pp of hypervolume).
 #include "dpareto/bo/acquisition.hpp"
 #include "dpareto/bo/maximize.hpp"
 #include "dpareto/bo/surrogates.hpp"
+#include "dpareto/space/space.hpp"
 
 namespace dpareto::bo {
 
 class SurrogateAcquisition : public UnitFunction {
  public:
   SurrogateAcquisition(const Surrogates& surrogates, const ImprovementRegion& region, const Acquisition& acquisition,
-                       const Acquisition& fallback);
+                       const Acquisition& fallback, const space::Space* snap_to = nullptr);
   double value(const std::vector<double>& x) override;
   std::vector<double> values(const Eigen::MatrixXd& X) override;
   bool concurrent() const override { return true; }  // value() reads the fitted surrogates only
@@ -30,6 +37,9 @@ class SurrogateAcquisition : public UnitFunction {
   const Acquisition& acquisition_;
   const Acquisition& fallback_;
   const Acquisition* active_;
+  const space::Space* snap_to_;
+  std::vector<double> snapped(const std::vector<double>& x) const;
+  Eigen::MatrixXd snapped_rows(const Eigen::MatrixXd& X) const;
 };
 
 }  // namespace dpareto::bo
