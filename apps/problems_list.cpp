@@ -1,4 +1,4 @@
-// dpareto problems: the built-in problems and their parameters.
+// dpareto problems: the built-in problems, their parameters and their options.
 #include <iostream>
 
 #include "command.hpp"
@@ -26,13 +26,18 @@ int run_problems(int argc, char** argv) {
   for (const auto& info : problems::list_problems()) {
     std::cout << "  " << padded(info.name, 24) << info.summary << "\n";
     for (const auto& p : info.parameters) std::cout << "      " << padded(p.name, 20) << domain_text(p) << "\n";
+    std::string keys;
+    for (const auto& key : info.options) keys += (keys.empty() ? "" : ", ") + key;
+    std::cout << "      " << padded("options (--set)", 20) << (keys.empty() ? "none" : keys) << "\n";
   }
   std::cout << "\nDomains under the default options; problem options (--set key=value) such as max_epochs or\n"
-               "train_subset may narrow them.\n";
+               "train_subset may narrow them (svt's bound_scale rescales C); README's \"Built-in problems\" says\n"
+               "what each option does.\n";
   return 0;
 }
 
-const CommandRegistration problems_list_registration("problems", "list the built-in problems and their parameters",
+const CommandRegistration problems_list_registration("problems",
+                                                     "list the built-in problems, their parameters and options",
                                                      run_problems);
 
 }  // namespace

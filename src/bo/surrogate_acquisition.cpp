@@ -11,7 +11,11 @@ namespace dpareto::bo {
 SurrogateAcquisition::SurrogateAcquisition(const Surrogates& surrogates, const ImprovementRegion& region,
                                            const Acquisition& acquisition, const Acquisition& fallback,
                                            const space::Space* snap_to)
-    : surrogates_(surrogates), region_(region), acquisition_(acquisition), fallback_(fallback), active_(&acquisition),
+    : surrogates_(surrogates),
+      region_(region),
+      acquisition_(acquisition),
+      fallback_(fallback),
+      active_(&acquisition),
       snap_to_(snap_to) {}
 
 std::vector<double> SurrogateAcquisition::snapped(const std::vector<double>& x) const {

@@ -66,15 +66,16 @@ learn::Split load(DataSource source, const std::string& data_dir) {
   throw InputError("unknown data source");
 }
 
+std::vector<std::string> dp_training_options() {
+  return {"train_subset",   "max_epochs", "repeats",    "data_dir", "threads",     "sampling",    "split",
+          "proxy_fraction", "data_role",  "accountant", "noise",    "epsilon_min", "epsilon_max", "observe"};
+}
+
 }  // namespace
 
 DpTrainingProblem::DpTrainingProblem(DpTrainingSpec spec, const ProblemOptions& options)
     : spec_(std::move(spec)), net_(spec_.architecture) {
-  reject_unknown_options(
-      options,
-      {"train_subset", "max_epochs", "repeats", "data_dir", "threads", "sampling", "split", "proxy_fraction",
-       "data_role", "accountant", "noise", "epsilon_min", "epsilon_max", "observe"},
-      spec_.name);
+  reject_unknown_options(options, dp_training_options(), spec_.name);
   roles_ = parse_data_roles(options, spec_.name);
   const bool mnist = spec_.data == DataSource::mnist;
   const int subset = option_int(options, "train_subset", 0);
@@ -358,7 +359,7 @@ ProblemInfo registry_entry(DpTrainingSpec spec, std::string summary) {
   auto parameters = dp_training_parameters(spec.data == DataSource::mnist, uncapped, uncapped);
   return {spec.name, std::move(summary),
           [spec](const ProblemOptions& options) { return std::make_unique<DpTrainingProblem>(spec, options); },
-          std::move(parameters)};
+          std::move(parameters), dp_training_options()};
 }
 
 using learn::Optimizer;

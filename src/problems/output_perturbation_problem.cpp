@@ -18,6 +18,10 @@ learn::Dataset prepare(const learn::Dataset& d) {
   return out;
 }
 
+std::vector<std::string> output_perturbation_options() {
+  return {"train_subset", "repeats", "data_dir", "threads"};
+}
+
 std::vector<space::Parameter> output_perturbation_parameters() {
   using space::Kind;
   using space::Scale;
@@ -33,7 +37,7 @@ learn::OutputPerturbationConfig config_of(const space::Params& params) {
 }  // namespace
 
 OutputPerturbationProblem::OutputPerturbationProblem(const ProblemOptions& options) {
-  reject_unknown_options(options, {"train_subset", "repeats", "data_dir", "threads"}, name());
+  reject_unknown_options(options, output_perturbation_options(), name());
   const int subset = option_int(options, "train_subset", 0);
   repeats_ = option_int(options, "repeats", 10);
   if (repeats_ > 10000) throw InputError("option repeats=" + std::to_string(repeats_) + ": at most 10000");
@@ -87,7 +91,7 @@ const ProblemRegistration output_perturbation_problem_registration(
     {"adult-logreg-outpert",
      "output-perturbation logistic regression on Adult (DPareto Sec. 2.2; Wu et al. 2017 Alg. 2)",
      [](const ProblemOptions& options) { return std::make_unique<OutputPerturbationProblem>(options); },
-     output_perturbation_parameters()});
+     output_perturbation_parameters(), output_perturbation_options()});
 }  // namespace
 
 }  // namespace dpareto::problems

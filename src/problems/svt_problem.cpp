@@ -103,22 +103,26 @@ std::map<std::string, std::string> SvtProblem::settings() const {
 }
 
 namespace {
-const ProblemRegistration svt_problem_registration(
-    {"svt", "sparse vector technique (DPareto Alg. 1): bound C, noise b",
-     [](const ProblemOptions& options) -> std::unique_ptr<Problem> {
-       reject_unknown_options(options, {"queries", "true_queries", "repeats", "bound_scale"}, "svt");
-       SvtSettings s;
-       s.queries = option_int(options, "queries", s.queries);
-       s.true_queries = option_int(options, "true_queries", s.true_queries);
-       s.repeats = option_int(options, "repeats", s.repeats);
-       // Not among settings(): the space, which a study's identity compares, says it.
-       const auto scale = option_string(options, "bound_scale", "log");
-       if (scale != "log" && scale != "linear")
-         throw InputError("svt: bound_scale=" + printable(scale) + ": expected log or linear");
-       s.bound_scale = scale == "log" ? space::Scale::log : space::Scale::linear;
-       return std::make_unique<SvtProblem>(s);
-     },
-     svt_space().parameters()});
+std::vector<std::string> svt_options() {
+  return {"queries", "true_queries", "repeats", "bound_scale"};
+}
+
+std::unique_ptr<Problem> make_svt_problem(const ProblemOptions& options) {
+  reject_unknown_options(options, svt_options(), "svt");
+  SvtSettings s;
+  s.queries = option_int(options, "queries", s.queries);
+  s.true_queries = option_int(options, "true_queries", s.true_queries);
+  s.repeats = option_int(options, "repeats", s.repeats);
+  // Not among settings(): the space, which a study's identity compares, says it.
+  const auto scale = option_string(options, "bound_scale", "log");
+  if (scale != "log" && scale != "linear")
+    throw InputError("svt: bound_scale=" + printable(scale) + ": expected log or linear");
+  s.bound_scale = scale == "log" ? space::Scale::log : space::Scale::linear;
+  return std::make_unique<SvtProblem>(s);
+}
+
+const ProblemRegistration svt_problem_registration({"svt", "sparse vector technique (DPareto Alg. 1): bound C, noise b",
+                                                    make_svt_problem, svt_space().parameters(), svt_options()});
 }  // namespace
 
 }  // namespace dpareto::problems

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../support/test_support.hpp"
+#include "dpareto/core/error.hpp"
 #include "dpareto/problems/registry.hpp"
 
 TEST_CASE("problems lists each parameter: integer or real, its bounds, log scale") {
@@ -19,10 +20,24 @@ TEST_CASE("problems lists each parameter: integer or real, its bounds, log scale
   listed("      learning_rate       real in [0.0005, 0.05], log scale");
   listed("      lot_size            integer in [16, 4000]");  // MNIST
   listed("      regularization      real in [0.0001, 1], log scale");
+  listed("      options (--set)     queries, true_queries, repeats, bound_scale");
   for (const auto& info : dpareto::problems::list_problems()) {
     CAPTURE(info.name);
     CHECK(!info.parameters.empty());
     for (const auto& p : info.parameters) CHECK(r.output.find("      " + p.name + " ") != std::string::npos);
+  }
+}
+
+TEST_CASE("the listed options are exactly those each factory accepts") {
+  // An unknown key is refused before any data is loaded, naming the keys the factory knows.
+  for (const auto& info : dpareto::problems::list_problems()) {
+    CAPTURE(info.name);
+    REQUIRE(!info.options.empty());
+    std::string keys;
+    for (const auto& key : info.options) keys += (keys.empty() ? "" : ", ") + key;
+    const std::string expected = "(known: " + keys + ")";
+    CHECK_THROWS_WITH_AS(dpareto::problems::make_problem(info.name, {{"no_such_option", "1"}}),
+                         doctest::Contains(expected.c_str()), dpareto::InputError);
   }
 }
 

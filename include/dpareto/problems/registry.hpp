@@ -25,6 +25,9 @@ struct ProblemInfo {
   // The hyperparameters and their domains under the default options (`dpareto problems` lists
   // them without loading any data); options such as max_epochs may narrow them.
   std::vector<space::Parameter> parameters = {};
+  // The option keys its factory accepts (`--set key=value`), as `dpareto problems` lists them; the
+  // factory rejects any other with reject_unknown_options(options, these keys, name).
+  std::vector<std::string> options = {};
 };
 
 void register_problem(ProblemInfo info);
