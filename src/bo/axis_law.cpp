@@ -25,8 +25,8 @@ double half_sine(double z) {  // ½(1 + sin 2z), z clamped to [−π/4, π/4]
 double half_sine_slope(double z) {
   return std::abs(z) < pareto::kArcsineBound ? std::cos(2 * z) : 0.0;
 }
-double half_arcsine(double y) {
-  return 0.5 * std::asin(2 * y - 1);
+double half_arcsine(double y) {  // ½ asin(2y − 1), the utility transform's own
+  return pareto::forward(pareto::Transform::arcsine, y);
 }
 
 // Y = link(X) for a link rising from 0 to 1, flat outside [lo, hi] (σ' < 4.3e-18 beyond |z| = 40;
