@@ -11,8 +11,12 @@
 # and every_epoch_hv.png; then OUT/every_epoch.md. One thread per exploration, JOBS at once, so that
 # an evaluation's seconds are its CPU-seconds.
 #
+# EVERY_KNOWN=1: the every-epoch arm also computes ε exactly inside the acquisition (--known-epsilon),
+# and both arms account with RDP, which --known-epsilon needs.
+#
 # usage: experiments/dpareto/every_epoch.sh [MODEL...]   (default adult-logreg-sgd)
-#        knobs: those of common.sh; BUDGET defaults to 256, EVERY_BUDGET to 128 and SEEDS to 10 here
+#        knobs: those of common.sh and EVERY_KNOWN; BUDGET defaults to 256, EVERY_BUDGET to 128 and
+#        SEEDS to 10 here
 [ "${SMOKE:-0}" = 1 ] || : "${BUDGET:=256}" "${EVERY_BUDGET:=128}" "${SEEDS:=10}"
 source "$(dirname "$0")/common.sh"
 every_budget="${EVERY_BUDGET:-$budget}"
@@ -22,6 +26,12 @@ whole_number EVERY_BUDGET "$every_budget"
 # JOBS explorations at once, one core each: the GP fits' OpenMP threads (about 0.5 s a proposal with
 # 512 observations) would otherwise take the other exploration's core and inflate its training seconds.
 export OMP_NUM_THREADS=1
+every_flags=(--set observe=every-epoch)
+case "${EVERY_KNOWN:-0}" in
+  0) ;;
+  1) problem_flags+=(--set accountant=rdp) every_flags+=(--known-epsilon) ;;
+  *) die "EVERY_KNOWN=${EVERY_KNOWN}: expected 0 or 1" ;;
+esac
 adult_models_from "$@"
 build_cli bench_hv_by_training_time
 
@@ -35,7 +45,7 @@ for m in "${models[@]}"; do
   dir="$out_root/$m"
   echo "$m: DPareto observing the final epoch ($budget evaluations) and every epoch ($every_budget), $seeds seed(s) each"
   explore_dpareto_seeds "$m" "$dir/final"
-  budget="$every_budget" explore_dpareto_seeds "$m" "$dir/every" --set observe=every-epoch
+  budget="$every_budget" explore_dpareto_seeds "$m" "$dir/every" "${every_flags[@]}"
   finals=() everys=()
   for s in $(seq 1 "$seeds"); do
     finals+=("$dir/final/dpareto-s$s")
