@@ -37,9 +37,14 @@ PickResult pick_observed(const study::RunData& run, const Target& target) {
     if (meets(run.records[i]) && (!best || better(run.records[i], run.records[*best]))) best = i;
   PickResult result;
   if (!best) {
-    // Closest achievable: the most private front point, or the most useful one.
-    std::size_t closest = front.front();
-    for (const std::size_t i : front) {
+    // Closest achievable: the most private front point, or the most useful one; among the points
+    // within the target's limits where any is, so that the suggestion keeps the limits the user set.
+    std::vector<std::size_t> candidates;
+    for (const std::size_t i : front)
+      if (target.within_limits(run.records[i].further)) candidates.push_back(i);
+    if (candidates.empty()) candidates = front;
+    std::size_t closest = candidates.front();
+    for (const std::size_t i : candidates) {
       const auto& r = run.records[i];
       const auto& c = run.records[closest];
       if (target.kind == Target::Kind::max_epsilon ? r.epsilon < c.epsilon : r.utility > c.utility) closest = i;

@@ -3,12 +3,16 @@
 
 namespace dpareto::explore {
 
-bool Target::met_by(double epsilon, double utility, const std::map<std::string, double>& further) const {
+bool Target::within_limits(const std::map<std::string, double>& further) const {
   for (const auto& limit : limits) {
     const auto it = further.find(limit.column);
     if (it == further.end() || !(it->second <= limit.max)) return false;
   }
-  return kind == Kind::max_epsilon ? epsilon <= value : utility >= value;
+  return true;
+}
+
+bool Target::met_by(double epsilon, double utility, const std::map<std::string, double>& further) const {
+  return within_limits(further) && (kind == Kind::max_epsilon ? epsilon <= value : utility >= value);
 }
 
 std::string Target::describe() const {

@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -135,6 +136,37 @@ TEST_CASE("pick observed: ties in utility go to the more private point") {
   REQUIRE(picked.reached);
   CHECK(picked.point.epsilon == doctest::Approx(2));
   CHECK(picked.point.record_id == 2);
+}
+
+TEST_CASE("pick observed: an unreachable target's closest point keeps the limits where a front point can") {
+  // Three points, each best in one objective, so all three are on the 3-D front.
+  study::RunData run;
+  run.info.parameter_names = {"a"};
+  run.info.objectives = pareto::Objectives::with({"train_seconds"}, {10, 1, 100});
+  const std::vector<std::array<double, 3>> points{{1, 0.3, 50}, {2, 0.5, 5}, {5, 0.7, 40}};
+  for (const auto& [eps, u, seconds] : points) {
+    study::EvaluationRecord r;
+    r.id = static_cast<int>(run.records.size()) + 1;
+    r.phase = "bo";
+    r.status = study::EvaluationStatus::ok;
+    r.params = {eps};
+    r.epsilon = eps;
+    r.utility = r.utility_min = r.utility_max = u;
+    r.further["train_seconds"] = seconds;
+    run.records.push_back(r);
+  }
+  const std::vector<explore::Limit> fast{{"train_seconds", 10}};
+  const auto too_private = explore::pick_observed(run, {explore::Target::Kind::max_epsilon, 0.5, fast});
+  CHECK_FALSE(too_private.reached);
+  CHECK(too_private.point.epsilon == doctest::Approx(2));  // the most private within 10 s, not ε 1 at 50 s
+  const auto too_useful = explore::pick_observed(run, {explore::Target::Kind::min_utility, 0.9, fast});
+  CHECK_FALSE(too_useful.reached);
+  CHECK(too_useful.point.utility == doctest::Approx(0.5));  // not 0.7 at 40 s
+  // Without limits, and where no point keeps them, the most private / most useful point overall.
+  CHECK(explore::pick_observed(run, {explore::Target::Kind::max_epsilon, 0.5}).point.epsilon == doctest::Approx(1));
+  const std::vector<explore::Limit> impossible{{"train_seconds", 1}};
+  CHECK(explore::pick_observed(run, {explore::Target::Kind::min_utility, 0.9, impossible}).point.utility ==
+        doctest::Approx(0.7));
 }
 
 TEST_CASE("pick model: finds the closed-form optimum among unevaluated settings") {

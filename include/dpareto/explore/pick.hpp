@@ -30,6 +30,7 @@ struct Target {
   std::vector<Limit> limits = {};
   // `further`: the point's further objective values by column (a limit on one it lacks is not met).
   bool met_by(double epsilon, double utility, const std::map<std::string, double>& further = {}) const;
+  bool within_limits(const std::map<std::string, double>& further) const;  // every limit, not the ε/utility part
   std::string describe() const;  // "epsilon <= 1" / "utility >= 0.9" [", train_seconds <= 60"]
 };
 
