@@ -118,6 +118,7 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   explorer_options.grid_points = vm["grid-points"].as<int>();
   explorer_options.dense_candidates = vm["candidates"].as<int>();
   explorer_options.known_epsilon = vm["known-epsilon"].as<bool>();
+  explorer_options.cost_aware = vm["cost-aware"].as<bool>();
   for (const auto& name : flag_objective_names(vm)) further.push_back(pareto::known_objective(name));
   pareto::Point reference = {spec.epsilon, spec.error};
   for (const auto& o : further) reference.push_back(o.reference);
@@ -273,6 +274,7 @@ void adopt_recorded_settings(const po::variables_map& vm, const study::Storage& 
   if (given("grid-points")) study_options.grid_points = mine.grid_points;
   if (given("candidates")) study_options.dense_candidates = mine.dense_candidates;
   if (given("known-epsilon")) study_options.known_epsilon = mine.known_epsilon;
+  if (given("cost-aware")) study_options.cost_aware = mine.cost_aware;
   if (given("reference") || given("objective")) {
     const auto recorded_transform = study_options.objectives.utility_transform();
     study_options.objectives = mine.objectives;
@@ -324,6 +326,9 @@ int run_explore(int argc, char** argv) {
       "known-epsilon", po::bool_switch(),
       "compute epsilon exactly inside the acquisition (no epsilon GP) and propose nothing beyond the epsilon "
       "reference; for problems whose accountant is fast (svt, output perturbation, --set accountant=rdp)")(
+      "cost-aware", po::bool_switch(),
+      "rank proposals by acquisition per predicted training second (a GP on the log seconds of the evaluations "
+      "so far): cheap settings win where they promise as much")(
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
       "study", po::value<std::string>(),
       "SQLite study file or postgresql:// URI: created, or resumed/extended when it exists")(

@@ -12,10 +12,11 @@
 # an evaluation's seconds are its CPU-seconds.
 #
 # EVERY_KNOWN=1: the every-epoch arm also computes ε exactly inside the acquisition (--known-epsilon),
-# and both arms account with RDP, which --known-epsilon needs.
+# and both arms account with RDP, which --known-epsilon needs. EVERY_COST=1: the every-epoch arm
+# ranks its proposals by acquisition per predicted training second (--cost-aware).
 #
 # usage: experiments/dpareto/every_epoch.sh [MODEL...]   (default adult-logreg-sgd)
-#        knobs: those of common.sh and EVERY_KNOWN; BUDGET defaults to 256, EVERY_BUDGET to 128 and
+#        knobs: those of common.sh, EVERY_KNOWN and EVERY_COST; BUDGET defaults to 256, EVERY_BUDGET to 128 and
 #        SEEDS to 10 here
 [ "${SMOKE:-0}" = 1 ] || : "${BUDGET:=256}" "${EVERY_BUDGET:=128}" "${SEEDS:=10}"
 source "$(dirname "$0")/common.sh"
@@ -31,6 +32,11 @@ case "${EVERY_KNOWN:-0}" in
   0) ;;
   1) problem_flags+=(--set accountant=rdp) every_flags+=(--known-epsilon) ;;
   *) die "EVERY_KNOWN=${EVERY_KNOWN}: expected 0 or 1" ;;
+esac
+case "${EVERY_COST:-0}" in
+  0) ;;
+  1) every_flags+=(--cost-aware) ;;
+  *) die "EVERY_COST=${EVERY_COST}: expected 0 or 1" ;;
 esac
 adult_models_from "$@"
 build_cli bench_hv_by_training_time

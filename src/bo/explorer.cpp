@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "dpareto/bo/acquisition_registry.hpp"
 #include "dpareto/bo/maximize.hpp"
@@ -13,12 +14,21 @@
 #include "point_vectors.hpp"
 
 namespace dpareto::bo {
+namespace {
+
+constexpr const char* kCostThetaKey = "seconds_theta";
+// An evaluation recorded in less (a clock's resolution) counts as this, so that its log is finite.
+constexpr double kShortestSeconds = 1e-6;
+
+}  // namespace
+
 Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed, EpsilonOracle epsilon)
     : Proposer(std::move(space), seed),
       options_(std::move(options)),
       epsilon_(options_.known_epsilon ? std::move(epsilon) : EpsilonOracle{}),
       surrogates_(options_.objectives, options_.gp_restarts, options_.utility_noisy, exact_objectives(),
-                  make_acquisition(options_.acquisition)->rests_on_spread()) {
+                  make_acquisition(options_.acquisition)->rests_on_spread()),
+      cost_gp_(gp::GpOptions{}) {
   check_options(this->space(), options_);
   if (options_.known_epsilon && !epsilon_)
     throw InputError("explorer: known epsilon needs a privacy oracle that computes epsilon without training");
@@ -83,7 +93,26 @@ std::vector<Observation> Explorer::gp_observations() const {
 void Explorer::fit_surrogates() {
   Rng rng(derive_seed(seed(), 0xF17ULL << 40));
   surrogates_.fit(gp_observations(), space(), rng, options_.gp_restarts, {});
+  fit_cost(rng, options_.gp_restarts);
   build_region({});
+}
+
+void Explorer::fit_cost(Rng& rng, int random_restarts) {
+  if (!options_.cost_aware) return;
+  std::vector<const Observation*> costed;
+  for (const auto& o : observations())
+    if (o.ok && !o.intermediate) costed.push_back(&o);
+  if (costed.size() < 2) return;  // (intermediate results alone): acquisition_function() weighs no cost yet
+  const auto n = static_cast<Eigen::Index>(costed.size());
+  Eigen::MatrixXd X(n, static_cast<Eigen::Index>(space().dimension()));
+  Eigen::VectorXd y(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Observation& o = *costed[static_cast<std::size_t>(i)];
+    X.row(i) = to_vector(space().to_unit(o.params)).transpose();
+    y(i) = std::log(std::max(o.seconds, kShortestSeconds));
+  }
+  cost_gp_.set_random_restarts(random_restarts);
+  cost_gp_.fit(X, y, rng);
 }
 
 void Explorer::build_region(const std::vector<space::Params>& pending) {
@@ -122,7 +151,8 @@ void Explorer::build_region(const std::vector<space::Params>& pending) {
 
 SurrogateAcquisition Explorer::acquisition_function() const {
   // Where ε is exact, a point is scored at the setting it rounds to (surrogate_acquisition.hpp).
-  return SurrogateAcquisition(surrogates_, region_, *acquisition_, *fallback_, epsilon_ ? &space() : nullptr);
+  return SurrogateAcquisition(surrogates_, region_, *acquisition_, *fallback_, epsilon_ ? &space() : nullptr,
+                              options_.cost_aware && cost_gp_.fitted() ? &cost_gp_ : nullptr);
 }
 
 double Explorer::acquisition_at(const std::vector<double>& unit_x) const {
@@ -141,6 +171,7 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
   const int restarts = bo_asks_ % std::max(1, options_.full_refit_every) == 0 ? options_.gp_restarts : 0;
   ++bo_asks_;
   surrogates_.fit(gp_observations(), space(), rng, restarts, pending);
+  fit_cost(rng, restarts);
   build_region(pending);
   timings_.gp_fit += seconds_since(started);
   ++timings_.asks;
@@ -165,10 +196,12 @@ std::optional<Suggestion> Explorer::ask_bo(const std::vector<space::Params>& pen
 nlohmann::json Explorer::state() const {
   auto j = Proposer::state();
   j["bo_asks"] = bo_asks_;
-  for (std::size_t d = 0; d < options_.objectives.size(); ++d) {
-    const auto& theta = surrogates_.gp(d).theta();
-    j[options_.objectives[d].column() + "_theta"] = std::vector<double>(theta.data(), theta.data() + theta.size());
-  }
+  const auto save = [&](const std::string& key, const gp::GaussianProcess& g) {
+    j[key] = std::vector<double>(g.theta().data(), g.theta().data() + g.theta().size());
+  };
+  for (std::size_t d = 0; d < options_.objectives.size(); ++d)
+    save(options_.objectives[d].column() + "_theta", surrogates_.gp(d));
+  if (options_.cost_aware) save(kCostThetaKey, cost_gp_);
   return j;
 }
 
@@ -181,20 +214,23 @@ void Explorer::restore_state(const nlohmann::json& state) {
     // its inputs (3d + 2). A state saved with or without the warp entries restores into either GP:
     // missing warp entries are 0 (no warp), surplus ones are dropped.
     const auto dimension = static_cast<Eigen::Index>(space().dimension());
-    for (std::size_t d = 0; d < options_.objectives.size(); ++d) {
-      const std::string key = options_.objectives[d].column() + "_theta";
+    const auto restore = [&](const std::string& key, gp::GaussianProcess& g) {
       const auto theta = state.at(key).get<std::vector<double>>();
-      if (theta.empty()) continue;
+      if (theta.empty()) return;
       const auto given = static_cast<Eigen::Index>(theta.size());
       if (given != dimension + 2 && given != 3 * dimension + 2)
         throw InputError("explorer state: " + key + " has " + std::to_string(given) + " entries, this space needs " +
                          std::to_string(dimension + 2) + " (or " + std::to_string(3 * dimension + 2) +
                          " with input warping)");
-      Eigen::VectorXd restored = Eigen::VectorXd::Zero(surrogates_.gp(d).theta_size(dimension));
+      Eigen::VectorXd restored = Eigen::VectorXd::Zero(g.theta_size(dimension));
       const Eigen::Index shared = std::min(given, restored.size());
       restored.head(shared) = to_vector(theta).head(shared);
-      surrogates_.gp(d).set_theta(restored);
-    }
+      g.set_theta(restored);
+    };
+    for (std::size_t d = 0; d < options_.objectives.size(); ++d)
+      restore(options_.objectives[d].column() + "_theta", surrogates_.gp(d));
+    // A state saved before the explorer was cost-aware has none: the cost GP's first fit starts cold.
+    if (options_.cost_aware && state.contains(kCostThetaKey)) restore(kCostThetaKey, cost_gp_);
   } catch (const nlohmann::json::exception& ex) {
     throw InputError(std::string("explorer state: ") + ex.what());
   }

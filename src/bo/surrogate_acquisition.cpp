@@ -1,6 +1,7 @@
 #include "dpareto/bo/surrogate_acquisition.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 
@@ -10,20 +11,23 @@ namespace dpareto::bo {
 
 SurrogateAcquisition::SurrogateAcquisition(const Surrogates& surrogates, const ImprovementRegion& region,
                                            const Acquisition& acquisition, const Acquisition& fallback,
-                                           const space::Space* snap_to)
+                                           const space::Space* snap_to, const gp::GaussianProcess* log_seconds)
     : surrogates_(surrogates),
       region_(region),
       acquisition_(acquisition),
       fallback_(fallback),
       active_(&acquisition),
-      snap_to_(snap_to) {}
+      snap_to_(snap_to),
+      log_seconds_(log_seconds) {}
 
 std::vector<double> SurrogateAcquisition::snapped(const std::vector<double>& x) const {
   return snap_to_ ? snap_to_->to_unit(snap_to_->from_unit(x)) : x;
 }
 
 double SurrogateAcquisition::value(const std::vector<double>& x) {
-  return active_->value(region_, surrogates_.predict(snapped(x)));
+  const std::vector<double> at = snapped(x);
+  const double a = active_->value(region_, surrogates_.predict(at));
+  return log_seconds_ ? a / std::exp(log_seconds_->predict(to_vector(at)).mean) : a;
 }
 
 Eigen::MatrixXd SurrogateAcquisition::snapped_rows(const Eigen::MatrixXd& X) const {
@@ -35,7 +39,8 @@ Eigen::MatrixXd SurrogateAcquisition::snapped_rows(const Eigen::MatrixXd& X) con
 
 std::vector<double> SurrogateAcquisition::values(const Eigen::MatrixXd& X) {
   const Eigen::Index n = X.rows();
-  const Surrogates::Batch batch = surrogates_.batch_means(snapped_rows(X));
+  const Eigen::MatrixXd at = snapped_rows(X);
+  const Surrogates::Batch batch = surrogates_.batch_means(at);
   active_ = &acquisition_;
   std::vector<double> values(static_cast<std::size_t>(n), 0.0);
   std::vector<Eigen::Index> to_score;
@@ -49,6 +54,10 @@ std::vector<double> SurrogateAcquisition::values(const Eigen::MatrixXd& X) {
   const std::vector<GpPrediction> predictions = surrogates_.batch_predictions(batch, to_score);
   const std::vector<double> scored = active_ == &fallback_ ? top_values(predictions) : all_values(predictions);
   for (std::size_t k = 0; k < to_score.size(); ++k) values[static_cast<std::size_t>(to_score[k])] = scored[k];
+  if (log_seconds_) {
+    const Eigen::VectorXd log_cost = log_seconds_->predict_mean_batch(at);
+    for (Eigen::Index i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] /= std::exp(log_cost(i));
+  }
   return values;
 }
 

@@ -9,7 +9,8 @@ std::optional<study::Proposal> ExplorerProposer::ask(const std::vector<std::vect
 }
 
 void ExplorerProposer::tell(const study::EvaluationRecord& record) {
-  explorer_.tell({record.params, record.ok(), study::column_values(record, objectives_), record.is_intermediate()});
+  explorer_.tell({record.params, record.ok(), study::column_values(record, objectives_), record.is_intermediate(),
+                  record.seconds});
 }
 
 }  // namespace dpareto::explore

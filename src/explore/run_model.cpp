@@ -93,11 +93,13 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
   options.improvement_front = run.info.extra.value("improvement_front", std::string("observed")) == "posterior"
                                   ? bo::ImprovementFront::posterior
                                   : bo::ImprovementFront::observed;
+  options.cost_aware = run.info.extra.value("cost_aware", false);  // its acquisition map: per predicted second
   model.explorer = std::make_unique<bo::Explorer>(*space, options, run.info.seed.value_or(0));
   for (const auto& r : run.records) {
     if (r.status == study::EvaluationStatus::running) continue;  // no outcome to tell yet
     model.explorer->tell(
-        bo::Observation{model.params_of(r), r.ok(), study::column_values(r, run.info.objectives), r.is_intermediate()});
+        bo::Observation{model.params_of(r), r.ok(), study::column_values(r, run.info.objectives), r.is_intermediate(),
+                        r.seconds});
   }
   try {
     model.explorer->fit_surrogates();

@@ -6,47 +6,26 @@
 
 #include "dpareto/bo/explorer.hpp"
 #include "dpareto/core/error.hpp"
+#include "trade_off_problem.hpp"
 
 using namespace dpareto;
 
 namespace {
 
-// ε = steps / noise in [0.1, 200]; with the ε reference 10, most of the space cannot improve the
-// front. Utility rises with ε (less noise) and with steps up to a point.
-space::Space trade_off_space() {
-  return space::Space({{"noise", space::Kind::continuous, space::Scale::log, 0.1, 10, std::nullopt},
-                       {"steps", space::Kind::integer, space::Scale::linear, 1, 20, std::nullopt}});
-}
+using test::trade_off_space;
 
-double epsilon_of(const space::Params& p) {
-  return p[1] / p[0];
-}
-
-bo::Observation evaluate(const space::Params& p) {
-  return {p, true, {epsilon_of(p), 0.95 / (1 + 0.3 * p[0]) * (1 - std::exp(-0.4 * p[1]))}};
-}
+constexpr auto epsilon_of = &test::trade_off_epsilon;
+constexpr auto evaluate = &test::trade_off_outcome;
 
 bo::ExplorerOptions options(bool known) {
-  bo::ExplorerOptions o;
-  o.initial_points = 6;
-  o.dense_candidates = 300;
-  o.local_starts = 2;
-  o.gp_restarts = 1;
-  o.objectives.set_reference({10, 1});
+  bo::ExplorerOptions o = test::quick_trade_off_options();
   o.known_epsilon = known;
   return o;
 }
 
 // ε of each of `evaluations` proposals, each told its outcome.
 std::vector<double> proposed_epsilons(bo::Explorer& explorer, int evaluations) {
-  std::vector<double> epsilons;
-  for (int i = 0; i < evaluations; ++i) {
-    const auto s = explorer.ask();
-    REQUIRE(s);
-    epsilons.push_back(epsilon_of(s->params));
-    explorer.tell(evaluate(s->params));
-  }
-  return epsilons;
+  return test::propose_and_tell(explorer, evaluations, evaluate, epsilon_of);
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ class Explorer : public Proposer {
   // `epsilon` oracle. With options.known_epsilon, ε is `epsilon` at every setting the acquisition
   // weighs (a point mass: no ε GP), and no setting whose ε exceeds the ε reference is proposed
   // while any of kReferenceDraws random draws lies within it: it cannot improve the hypervolume.
+  // With options.cost_aware, every acquisition value is divided by the setting's training seconds
+  // as a GP on the log seconds of the evaluations so far (not their intermediate results, which
+  // cost nothing of their own) predicts them (surrogate_acquisition.hpp).
   Explorer(space::Space space, ExplorerOptions options, std::uint64_t seed, EpsilonOracle epsilon = {});
   static constexpr int kReferenceDraws = 1000;
   // The GPs see every evaluation but at most this many observations in all: intermediate results
@@ -37,7 +40,8 @@ class Explorer : public Proposer {
   static constexpr int kMaxGpObservations = 512;
 
   // Besides the ask counter: the BO ask counter and every GP's hyperparameters (the warm start of
-  // the next fit), as "<column>_theta": epsilon_theta, utility_theta, ...
+  // the next fit), as "<column>_theta": epsilon_theta, utility_theta, ..., and "seconds_theta" for
+  // the cost GP of a cost-aware explorer.
   nlohmann::json state() const override;
   void restore_state(const nlohmann::json& state) override;
   const ExplorerOptions& options() const { return options_; }
@@ -45,8 +49,11 @@ class Explorer : public Proposer {
 
   // The fitted surrogates (after the last BO ask), for figures and `pick --from model`.
   const Surrogates& surrogates() const { return surrogates_; }
-  // Fits every GP on the ok observations (used by ask(), and by tools that need surrogates).
+  // Fits every GP on the ok observations (used by ask(), and by tools that need surrogates), and
+  // the cost GP where cost-aware.
   void fit_surrogates();
+  // The cost GP (log seconds of the ok evaluations; unfitted unless cost-aware, after a fit).
+  const gp::GaussianProcess& cost_gp() const { return cost_gp_; }
   // Prediction at unit-cube x from the fitted surrogates.
   GpPrediction predict(const std::vector<double>& unit_x) const { return surrogates_.predict(unit_x); }
   // Acquisition value at unit-cube x for the current data (after fit_surrogates()), as ask() scores
@@ -68,6 +75,8 @@ class Explorer : public Proposer {
   // The observations the GPs are fitted on (kMaxGpObservations).
   std::vector<Observation> gp_observations() const;
   std::vector<ExactObjective> exact_objectives() const;
+  // Cost-aware: fits cost_gp_ on the log seconds of the ok evaluations, once there are 2 of them.
+  void fit_cost(Rng& rng, int random_restarts);
   // Known ε: the setting's ε is within the ε reference (always true without known ε).
   bool within_reference(const space::Params& params) const;
   // A random unseen setting, within the ε reference where ε is known (the least-ε of
@@ -79,6 +88,7 @@ class Explorer : public Proposer {
   int bo_asks_ = 0;
   Surrogates surrogates_;
   ImprovementRegion region_;
+  gp::GaussianProcess cost_gp_;
   std::unique_ptr<Acquisition> acquisition_;
   std::unique_ptr<Acquisition> fallback_;  // ranks where the acquisition is zero everywhere (EHVI)
 };

@@ -58,6 +58,11 @@ struct ExplorerOptions {
   // ε computed exactly by the problem's privacy oracle inside the acquisition, without a GP, and no
   // setting beyond the ε reference proposed (issue 18 item 1; explorer.hpp).
   bool known_epsilon = false;
+  // The acquisition per predicted training second ("EI per second", Snoek, Larochelle & Adams 2012,
+  // §3.2): a GP on the log seconds of the evaluations so far predicts each candidate's cost, and the
+  // maximizer ranks acquisition / cost, so that a cheap setting wins where it promises as much
+  // (issue 18: training CPU-seconds per front; explorer.hpp).
+  bool cost_aware = false;
 };
 
 // InputError for an empty space, k0 < 1 (DPareto loop), a reference not strictly worse than the

@@ -25,6 +25,7 @@ struct Observation {
   bool ok = false;
   std::vector<double> values;  // ok: one per objective, as its record column holds it (epsilon, utility, ...)
   bool intermediate = false;  // measured during another evaluation (a training's earlier epoch): no proposal of its own
+  double seconds = 0;         // the evaluation's wall time (what the cost-aware acquisition predicts)
 };
 
 // Timing breakdown of ask() (seconds, cumulative); zero for the baselines.
