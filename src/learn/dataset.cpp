@@ -11,6 +11,7 @@ namespace dpareto::learn {
 namespace {
 
 constexpr std::size_t sparse_prefetch_distance = 8;  // rows ahead
+constexpr std::size_t bytes_prefetch_distance = 4;   // rows ahead
 
 void check_labels(const std::vector<int>& labels, int num_classes) {
   if (num_classes < 2) throw InputError("dataset: need at least 2 classes, got " + std::to_string(num_classes));
@@ -55,7 +56,7 @@ Dataset Dataset::from_bytes(std::vector<std::uint8_t> bytes, int dimension, std:
   d.num_classes_ = num_classes;
   d.row_scale_.assign(labels.size(), scale);
   d.labels_ = std::move(labels);
-  d.bytes_ = std::move(bytes);
+  d.bytes_.assign(bytes.begin(), bytes.end());
   d.compute_norms();
   return d;
 }
@@ -132,6 +133,12 @@ void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* n
                     sizeof(float) * static_cast<std::size_t>(dimension_));
         break;
       case Storage::bytes: {
+        // As for sparse rows: fetch a later row's cache lines while this one is converted.
+        if (r + bytes_prefetch_distance < rows.size()) {
+          const std::uint8_t* ahead =
+              bytes_.data() + static_cast<std::size_t>(rows[r + bytes_prefetch_distance]) * dimension_;
+          for (int j = 0; j < dimension_; j += 64) __builtin_prefetch(ahead + j);
+        }
         const std::uint8_t* src = bytes_.data() + i * static_cast<std::size_t>(dimension_);
         const float s = row_scale_[i];
         for (int j = 0; j < dimension_; ++j) dst[j] = static_cast<float>(src[j]) * s;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "dpareto/core/huge_page_allocator.hpp"
+
 namespace dpareto::learn {
 
 // Rows are examples.
@@ -60,7 +62,8 @@ class Dataset {
   enum class Storage { dense, bytes, sparse };
   Storage storage_ = Storage::dense;
   MatrixF dense_;                       // Storage::dense
-  std::vector<std::uint8_t> bytes_;     // Storage::bytes: size() * dimension() values, row-major
+  // Storage::bytes: size() * dimension() values, row-major
+  std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> bytes_;
   std::vector<float> row_scale_;        // Storage::bytes: per-row multiplier of bytes_
   std::vector<std::size_t> row_begin_;  // Storage::sparse: compressed rows
   std::vector<int> columns_;
