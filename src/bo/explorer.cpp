@@ -27,8 +27,7 @@ Explorer::Explorer(space::Space space, ExplorerOptions options, std::uint64_t se
       options_(std::move(options)),
       epsilon_(options_.known_epsilon ? std::move(epsilon) : EpsilonOracle{}),
       surrogates_(options_.objectives, options_.gp_restarts, options_.utility_noisy, exact_objectives(),
-                  make_acquisition(options_.acquisition)->rests_on_spread()),
-      cost_gp_(gp::GpOptions{}) {
+                  make_acquisition(options_.acquisition)->rests_on_spread()) {
   check_options(this->space(), options_);
   if (options_.known_epsilon && !epsilon_)
     throw InputError("explorer: known epsilon needs a privacy oracle that computes epsilon without training");

@@ -52,32 +52,40 @@ std::vector<double> SurrogateAcquisition::values(const Eigen::MatrixXd& X) {
     std::iota(to_score.begin(), to_score.end(), 0);
   }
   const std::vector<GpPrediction> predictions = surrogates_.batch_predictions(batch, to_score);
-  const std::vector<double> scored = active_ == &fallback_ ? top_values(predictions) : all_values(predictions);
-  for (std::size_t k = 0; k < to_score.size(); ++k) values[static_cast<std::size_t>(to_score[k])] = scored[k];
+  // The predicted seconds of the scored candidates (1 without a cost GP): a value per second.
+  std::vector<double> seconds(to_score.size(), 1.0);
   if (log_seconds_) {
     const Eigen::VectorXd log_cost = log_seconds_->predict_mean_batch(at);
-    for (Eigen::Index i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] /= std::exp(log_cost(i));
+    for (std::size_t k = 0; k < to_score.size(); ++k) seconds[k] = std::exp(log_cost(to_score[k]));
   }
+  const std::vector<double> scored =
+      active_ == &fallback_ ? top_values(predictions, seconds) : all_values(predictions, seconds);
+  for (std::size_t k = 0; k < to_score.size(); ++k) values[static_cast<std::size_t>(to_score[k])] = scored[k];
   return values;
 }
 
-std::vector<double> SurrogateAcquisition::all_values(const std::vector<GpPrediction>& predictions) const {
+std::vector<double> SurrogateAcquisition::all_values(const std::vector<GpPrediction>& predictions,
+                                                     const std::vector<double>& seconds) const {
   const Acquisition& active = *active_;
   std::vector<double> values(predictions.size());
   const auto n = static_cast<std::ptrdiff_t>(predictions.size());
 #pragma omp parallel for schedule(dynamic, 8)
   for (std::ptrdiff_t k = 0; k < n; ++k)
-    values[static_cast<std::size_t>(k)] = active.value(region_, predictions[static_cast<std::size_t>(k)]);
+    values[static_cast<std::size_t>(k)] =
+        active.value(region_, predictions[static_cast<std::size_t>(k)]) / seconds[static_cast<std::size_t>(k)];
   return values;
 }
 
-std::vector<double> SurrogateAcquisition::top_values(const std::vector<GpPrediction>& predictions) const {
+std::vector<double> SurrogateAcquisition::top_values(const std::vector<GpPrediction>& predictions,
+                                                     const std::vector<double>& seconds) const {
   const Acquisition& active = *active_;
   const std::size_t n = predictions.size();
+  // Bounds per second bound values per second: the pruning below compares like with like.
   std::vector<double> bounds(n);
 #pragma omp parallel for schedule(dynamic, 8)
   for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(n); ++k)
-    bounds[static_cast<std::size_t>(k)] = active.upper_bound(region_, predictions[static_cast<std::size_t>(k)]);
+    bounds[static_cast<std::size_t>(k)] =
+        active.upper_bound(region_, predictions[static_cast<std::size_t>(k)]) / seconds[static_cast<std::size_t>(k)];
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bounds[a] > bounds[b]; });
@@ -91,8 +99,8 @@ std::vector<double> SurrogateAcquisition::top_values(const std::vector<GpPredict
     const auto end = static_cast<std::ptrdiff_t>(std::min(n, begin + kBatch));
 #pragma omp parallel for schedule(dynamic, 4)
     for (auto i = static_cast<std::ptrdiff_t>(begin); i < end; ++i)
-      values[order[static_cast<std::size_t>(i)]] =
-          active.value(region_, predictions[order[static_cast<std::size_t>(i)]]);
+      values[order[static_cast<std::size_t>(i)]] = active.value(region_, predictions[order[static_cast<std::size_t>(i)]]) /
+                                                   seconds[order[static_cast<std::size_t>(i)]];
     for (auto i = static_cast<std::ptrdiff_t>(begin); i < end; ++i)
       best.insert(
           std::upper_bound(best.begin(), best.end(), values[order[static_cast<std::size_t>(i)]], std::greater<>()),

@@ -2,6 +2,7 @@
 // predicted training second, the cost from a GP on the log seconds of the evaluations.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -115,4 +116,37 @@ TEST_CASE("cost-aware: intermediate results cost nothing of their own; a resumed
   const auto tail = proposed_seconds(resumed, 4);
   head.insert(head.end(), tail.begin(), tail.end());
   CHECK(head == full);
+}
+
+TEST_CASE("cost-aware with the EHVI fallback: the top candidates are exact values per second, the rest below them") {
+  // Every evaluation lies beyond the ε reference 10, so every predicted mean does and HVPoI is zero
+  // on every candidate: EHVI ranks them, exactly for the kExactRanks best only, the others at their
+  // upper bounds. Per second, a cheap candidate's loose bound must not pass an exact value.
+  bo::Explorer explorer(trade_off_space(), cost_options(true), 5);
+  for (int i = 0; i < 16; ++i) {
+    const space::Params p{0.1 * std::pow(100.0, (i * 7 % 16 + 0.5) / 16), 1 + std::round(19.0 * i / 15)};
+    bo::Observation o = costed_outcome(p);
+    o.values[0] = 10.2 + 4 * std::fmod(0.618 * i, 1.0);  // jagged: the ε GP stays uncertain
+    explorer.tell(o);
+  }
+  explorer.fit_surrogates();
+  Eigen::MatrixXd X(200, 2);
+  for (int i = 0; i < 200; ++i) X.row(i) << (i % 10 + 0.5) / 10, (i / 10 + 0.5) / 20;
+  auto function = explorer.acquisition_function();
+  const auto batched = function.values(X);
+  std::vector<double> exact;
+  for (Eigen::Index i = 0; i < X.rows(); ++i) exact.push_back(function.value({X(i, 0), X(i, 1)}));
+  REQUIRE(*std::max_element(exact.begin(), exact.end()) > 0);  // EHVI, positive: the fallback ranked
+  std::vector<std::size_t> order(batched.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return batched[a] > batched[b]; });
+  int left_at_bounds = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    INFO("rank " << k << ", row " << i << ": batched " << batched[i] << ", exact " << exact[i]);
+    CHECK(batched[i] >= exact[i] * (1 - 1e-9));  // an exact value or an upper bound
+    if (k < bo::SurrogateAcquisition::kExactRanks) CHECK(batched[i] == doctest::Approx(exact[i]).epsilon(1e-9));
+    left_at_bounds += batched[i] > exact[i] * (1 + 1e-6);
+  }
+  CHECK(left_at_bounds > 0);  // the fallback's pruning ran (all exact would also pass the checks above)
 }

@@ -16,7 +16,8 @@
 //
 // With `log_seconds` (a GP on the log training seconds of the evaluations: ExplorerOptions::cost_aware),
 // every value is divided by the predicted seconds e^{mean} at the same setting: acquisition per
-// second. Where the fallback ranks, the candidates left at their bounds are divided too.
+// second. Where the fallback ranks, the bounds are divided too before the top is chosen, so the top
+// kExactRanks are the best exact values per second and every bound left is below them.
 #include "dpareto/bo/acquisition.hpp"
 #include "dpareto/bo/maximize.hpp"
 #include "dpareto/bo/surrogates.hpp"
@@ -35,8 +36,9 @@ class SurrogateAcquisition : public UnitFunction {
   static constexpr std::size_t kExactRanks = 64;
 
  private:
-  std::vector<double> all_values(const std::vector<GpPrediction>& predictions) const;
-  std::vector<double> top_values(const std::vector<GpPrediction>& predictions) const;
+  // The acquisition of each prediction over its predicted seconds (`seconds`, 1 each without a cost GP).
+  std::vector<double> all_values(const std::vector<GpPrediction>& predictions, const std::vector<double>& seconds) const;
+  std::vector<double> top_values(const std::vector<GpPrediction>& predictions, const std::vector<double>& seconds) const;
   const Surrogates& surrogates_;
   const ImprovementRegion& region_;
   const Acquisition& acquisition_;
