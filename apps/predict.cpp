@@ -87,6 +87,7 @@ int run_predict(int argc, char** argv) {
   } catch (const InputError& e) {
     throw InputError(std::string("--model ") + e.what());
   }
+  if (model.out_major_weights) model.weights = net.from_out_major_weights(model.weights);
   const std::string data_name = vm["data"].as<std::string>();
   const learn::Dataset data = load_examples(*dp, data_name);
   if (data.size() == 0) throw InputError("--data " + data_name + ": no examples");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/learn/dense_products.hpp"
@@ -40,7 +41,7 @@ Dataset Dataset::from_dense(MatrixF features, std::vector<int> labels, int num_c
   d.num_classes_ = num_classes;
   d.labels_ = std::move(labels);
   d.dense_ = std::move(features);
-  d.compute_norms();
+  d.summarize_rows();
   return d;
 }
 
@@ -57,7 +58,7 @@ Dataset Dataset::from_bytes(std::vector<std::uint8_t> bytes, int dimension, std:
   d.row_scale_.assign(labels.size(), scale);
   d.labels_ = std::move(labels);
   d.bytes_.assign(bytes.begin(), bytes.end());
-  d.compute_norms();
+  d.summarize_rows();
   return d;
 }
 
@@ -89,32 +90,49 @@ Dataset Dataset::from_sparse(std::vector<std::size_t> row_begin, std::vector<int
   d.row_begin_ = std::move(row_begin);
   d.columns_ = std::move(columns);
   d.values_ = std::move(values);
-  d.compute_norms();
+  d.summarize_rows();
   return d;
 }
 
-void Dataset::compute_norms() {
+float Dataset::value(std::size_t i, int j) const {
+  if (storage_ == Storage::dense) return dense_(static_cast<Eigen::Index>(i), j);
+  return static_cast<float>(bytes_[i * static_cast<std::size_t>(dimension_) + static_cast<std::size_t>(j)]) *
+         row_scale_[i];
+}
+
+void Dataset::summarize_rows() {
   norms_sq_.resize(labels_.size());
+  nonzero_begin_.assign(1, 0);
+  nonzero_columns_.clear();
+  std::size_t nonzeros = 0;
   for (int i = 0; i < size(); ++i) {
+    const auto row = static_cast<std::size_t>(i);
     double sq = 0;
     switch (storage_) {
       case Storage::dense:
         sq = dense_.row(i).cast<double>().squaredNorm();
         break;
       case Storage::bytes: {
-        const std::uint8_t* src = bytes_.data() + static_cast<std::size_t>(i) * dimension_;
+        const std::uint8_t* src = bytes_.data() + row * static_cast<std::size_t>(dimension_);
         for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
-        sq *= static_cast<double>(row_scale_[static_cast<std::size_t>(i)]) * row_scale_[static_cast<std::size_t>(i)];
+        sq *= static_cast<double>(row_scale_[row]) * row_scale_[row];
         break;
       }
       case Storage::sparse:
-        for (std::size_t k = row_begin_[static_cast<std::size_t>(i)]; k < row_begin_[static_cast<std::size_t>(i) + 1];
-             ++k)
+        for (std::size_t k = row_begin_[row]; k < row_begin_[row + 1]; ++k)
           sq += static_cast<double>(values_[k]) * values_[k];
+        nonzeros += row_begin_[row + 1] - row_begin_[row];
         break;
     }
-    norms_sq_[static_cast<std::size_t>(i)] = sq;
+    norms_sq_[row] = sq;
+    if (storage_ != Storage::sparse) {
+      for (int j = 0; j < dimension_; ++j)
+        if (value(row, j) != 0) nonzero_columns_.push_back(j);
+      nonzero_begin_.push_back(nonzero_columns_.size());
+      nonzeros = nonzero_columns_.size();
+    }
   }
+  density_ = size() ? static_cast<double>(nonzeros) / (static_cast<double>(size()) * dimension_) : 0.0;
 }
 
 void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* norms_sq) const {
@@ -158,32 +176,64 @@ void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* n
   }
 }
 
+void Dataset::gather(std::span<const int> rows, SparseRowsF& out, Eigen::VectorXd* norms_sq) const {
+  if (norms_sq) {
+    norms_sq->resize(static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      (*norms_sq)[static_cast<Eigen::Index>(r)] = norms_sq_[static_cast<std::size_t>(rows[r])];
+  }
+  const bool compressed = storage_ == Storage::sparse;
+  const std::vector<std::size_t>& begin = compressed ? row_begin_ : nonzero_begin_;
+  const std::vector<int>& columns = compressed ? columns_ : nonzero_columns_;
+  std::size_t nonzeros = 0;
+  for (int i : rows) nonzeros += begin[static_cast<std::size_t>(i) + 1] - begin[static_cast<std::size_t>(i)];
+  out.resize(static_cast<Eigen::Index>(rows.size()), dimension_);
+  out.resizeNonZeros(static_cast<Eigen::Index>(nonzeros));
+  int* outer = out.outerIndexPtr();
+  int* inner = out.innerIndexPtr();
+  float* values = out.valuePtr();
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto i = static_cast<std::size_t>(rows[r]);
+    outer[r] = static_cast<int>(at);
+    for (std::size_t k = begin[i]; k < begin[i + 1]; ++k, ++at) {
+      inner[at] = columns[k];
+      values[at] = compressed ? values_[k] : value(i, columns[k]);
+    }
+  }
+  outer[rows.size()] = static_cast<int>(at);
+}
+
 void Dataset::gather_range(int begin, int end, MatrixF& out) const {
   std::vector<int> rows(static_cast<std::size_t>(end - begin));
-  for (int i = begin; i < end; ++i) rows[static_cast<std::size_t>(i - begin)] = i;
+  std::iota(rows.begin(), rows.end(), begin);
   gather(rows, out);
 }
 
-void Dataset::times_weights_range(int begin, int end, const float* w, int out, MatrixF& z, MatrixF& scratch) const {
-  if (storage_ != Storage::sparse) {
-    gather_range(begin, end, scratch);
-    times_weights(scratch, w, dimension_, out, z);
-    return;
-  }
-  z.resize(end - begin, out);
-  for (int i = begin; i < end; ++i) {
-    const auto first = static_cast<std::ptrdiff_t>(row_begin_[static_cast<std::size_t>(i)]);
-    const auto last = static_cast<std::ptrdiff_t>(row_begin_[static_cast<std::size_t>(i) + 1]);
+void Dataset::times_weights_range(int begin, int end, const float* w, int out, MatrixF& z, MatrixF& scratch,
+                                  SparseRowsF& sparse_scratch) const {
+  if (storage_ == Storage::sparse && out == 1) {
+    z.resize(end - begin, 1);
     const float* value = values_.data();
     const int* column = columns_.data();
-    for (int o = 0; o < out; ++o) {
-      const float* w_o = w + static_cast<std::ptrdiff_t>(o) * dimension_;
+    for (int i = begin; i < end; ++i) {
       // One short chain of additions per row, in a register: the processor overlaps the rows'
       // chains (a SIMD reduction over ~14 non-zeros spent more on its horizontal sum than it saved).
       float sum = 0;
-      for (std::ptrdiff_t k = first; k < last; ++k) sum += value[k] * w_o[column[k]];
-      z(i - begin, o) = sum;
+      for (std::size_t k = row_begin_[static_cast<std::size_t>(i)]; k < row_begin_[static_cast<std::size_t>(i) + 1]; ++k)
+        sum += value[k] * w[column[k]];
+      z(i - begin, 0) = sum;
     }
+    return;
+  }
+  std::vector<int> rows(static_cast<std::size_t>(end - begin));
+  std::iota(rows.begin(), rows.end(), begin);
+  if (takes_compressed_rows(*this, out)) {
+    gather(rows, sparse_scratch);
+    times_weights(sparse_scratch, w, dimension_, out, z);
+  } else {
+    gather(rows, scratch);
+    times_weights(scratch, w, dimension_, out, z);
   }
 }
 
@@ -196,7 +246,6 @@ Dataset Dataset::subset(std::span<const int> rows) const {
   d.dimension_ = dimension_;
   d.num_classes_ = num_classes_;
   d.labels_ = std::move(labels);
-  for (int i : rows) d.norms_sq_.push_back(norms_sq_[static_cast<std::size_t>(i)]);
   switch (storage_) {
     case Storage::dense:
       gather(rows, d.dense_);
@@ -220,6 +269,7 @@ Dataset Dataset::subset(std::span<const int> rows) const {
       }
       break;
   }
+  d.summarize_rows();
   return d;
 }
 
@@ -257,7 +307,7 @@ void Dataset::normalize_rows() {
       }
     }
   }
-  compute_norms();
+  summarize_rows();
 }
 
 int Dataset::majority_class() const {

@@ -17,6 +17,7 @@
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/core/stop_request.hpp"
+#include "dpareto/learn/dense_products.hpp"
 #include "dpareto/learn/gaussian_noise.hpp"
 #include "dpareto/learn/secure_gaussian_noise.hpp"
 #include "dpareto/privacy/secure_noise.hpp"
@@ -153,6 +154,8 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
   std::vector<Eigen::VectorXf> grads(static_cast<std::size_t>(threads), Eigen::VectorXf(static_cast<Eigen::Index>(P)));
   std::vector<Workspace> workspaces(static_cast<std::size_t>(threads));
   std::vector<MatrixF> lots(static_cast<std::size_t>(threads));
+  std::vector<SparseRowsF> sparse_lots(static_cast<std::size_t>(threads));
+  const bool compressed_lots = takes_compressed_rows(data, net.first_layer_outputs());
   std::vector<Eigen::VectorXd> lot_norms(static_cast<std::size_t>(threads));
   std::vector<int> perm(static_cast<std::size_t>(n));
   std::iota(perm.begin(), perm.end(), 0);
@@ -178,9 +181,17 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
       return;
     }
     const auto k = static_cast<std::size_t>(t);
-    data.gather(std::span(lot).subspan(begin, end - begin), lots[k], clipping ? &lot_norms[k] : nullptr);
-    net.clipped_gradient_sum(w, lots[k], std::span(labels).subspan(begin, end - begin), clip, workspaces[k], g.data(),
-                             clipping ? &lot_norms[k] : nullptr);
+    const auto rows_of_slice = std::span(lot).subspan(begin, end - begin);
+    const auto labels_of_slice = std::span(labels).subspan(begin, end - begin);
+    Eigen::VectorXd* norms = clipping ? &lot_norms[k] : nullptr;
+    const auto slice_sum = [&](auto& slice) {
+      data.gather(rows_of_slice, slice, norms);
+      net.clipped_gradient_sum(w, slice, labels_of_slice, clip, workspaces[k], g.data(), norms);
+    };
+    if (compressed_lots)
+      slice_sum(sparse_lots[k]);
+    else
+      slice_sum(lots[k]);
   };
   // Parameter block b: the slices' sums, the noise, and the optimizer's update.
   const auto noisy_update = [&](std::size_t b, int nt, long long step, std::uint64_t noise_seed, float mu_scale,

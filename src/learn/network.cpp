@@ -62,6 +62,17 @@ Eigen::VectorXf Network::initial_parameters(Rng& rng) const {
   return p;
 }
 
+Eigen::VectorXf Network::from_out_major_weights(const Eigen::VectorXf& params) const {
+  if (static_cast<std::size_t>(params.size()) != size_)
+    throw InputError("network " + arch_.name + ": " + std::to_string(params.size()) + " parameters, expected " +
+                     std::to_string(size_));
+  Eigen::VectorXf p = params;
+  for (const Offset& o : offsets_)
+    Eigen::Map<MatrixF>(p.data() + o.weights, o.in, o.out) =
+        Eigen::Map<const MatrixF>(params.data() + o.weights, o.out, o.in).transpose();
+  return p;
+}
+
 namespace {
 
 // ‖row i‖² of every row. A one-column matrix (a linear model's deltas) is one contiguous vector:
@@ -69,6 +80,41 @@ namespace {
 Eigen::ArrayXf row_squared_norms(const MatrixF& m) {
   if (m.cols() == 1) return Eigen::Map<const Eigen::ArrayXf>(m.data(), m.rows()).square();
   return m.rowwise().squaredNorm().array();
+}
+
+Eigen::ArrayXf row_squared_norms(const SparseRowsF& m) {
+  Eigen::ArrayXf sq(m.rows());
+  for (Eigen::Index i = 0; i < m.rows(); ++i) sq[i] = m.row(i).squaredNorm();
+  return sq;
+}
+
+double row_squared_norm_in_double(const MatrixF& m, Eigen::Index i) { return m.row(i).cast<double>().squaredNorm(); }
+double row_squared_norm_in_double(const SparseRowsF& m, Eigen::Index i) {
+  double sq = 0;
+  for (SparseRowsF::InnerIterator it(m, i); it; ++it) sq += static_cast<double>(it.value()) * it.value();
+  return sq;
+}
+
+// x with the listed rows zeroed, copied into the workspace.
+const MatrixF& without_rows(const MatrixF& x, std::span<const Eigen::Index> rows, Workspace& ws) {
+  ws.input = x;
+  for (Eigen::Index i : rows) ws.input.row(i).setZero();
+  return ws.input;
+}
+const SparseRowsF& without_rows(const SparseRowsF& x, std::span<const Eigen::Index> rows, Workspace& ws) {
+  ws.sparse_input = x;
+  for (Eigen::Index i : rows)
+    for (SparseRowsF::InnerIterator it(ws.sparse_input, i); it; ++it) it.valueRef() = 0;
+  return ws.sparse_input;
+}
+
+// The first layer's weight gradient xᵀ·Δ_0; compressed rows go by column (dense_products.hpp).
+void first_layer_gradient(const MatrixF& x, Workspace& ws, int in, int out, float* g) {
+  weight_gradient(x, ws.deltas[0], in, out, g);
+}
+void first_layer_gradient(const SparseRowsF& x, Workspace& ws, int in, int out, float* g) {
+  ws.input_by_column = x;
+  weight_gradient(ws.input_by_column, ws.deltas[0], in, out, g);
 }
 
 // Row i of m times factor[i], with the same contiguous shortcut for one column.
@@ -81,7 +127,8 @@ void scale_rows(MatrixF& m, const Eigen::ArrayXf& factor) {
 
 }  // namespace
 
-const MatrixF& Network::forward(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const {
+template <class Input>
+const MatrixF& Network::forward(const Eigen::VectorXf& params, const Input& x, Workspace& ws) const {
   if (x.cols() != arch_.inputs)
     throw InputError("network " + arch_.name + ": input has " + std::to_string(x.cols()) + " features, expected " +
                      std::to_string(arch_.inputs));
@@ -96,7 +143,7 @@ const MatrixF& Network::logits_of_rows(const Eigen::VectorXf& params, const Data
   ws.activations.resize(offsets_.size());
   ws.deltas.resize(offsets_.size());
   data.times_weights_range(begin, end, params.data() + offsets_[0].weights, offsets_[0].out, ws.activations[0],
-                           ws.input);
+                           ws.input, ws.sparse_input);
   return forward_from_first_product(params, ws);
 }
 
@@ -152,6 +199,17 @@ double Network::loss_head(const MatrixF& logits, std::span<const int> labels, Ma
 
 void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels,
                                    float clip, Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq) const {
+  clipped_gradient_sum_of(params, x, labels, clip, ws, grad, x_norms_sq);
+}
+
+void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const SparseRowsF& x, std::span<const int> labels,
+                                   float clip, Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq) const {
+  clipped_gradient_sum_of(params, x, labels, clip, ws, grad, x_norms_sq);
+}
+
+template <class Input>
+void Network::clipped_gradient_sum_of(const Eigen::VectorXf& params, const Input& x, std::span<const int> labels,
+                                      float clip, Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq) const {
   forward(params, x, ws);
   const std::size_t last = offsets_.size() - 1;
   loss_head(ws.activations[last], labels, ws.deltas[last], false);
@@ -162,7 +220,7 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
     times_weights_transposed(ws.deltas[l], params.data() + o.weights, o.in, o.out, d);
     d.array() *= (ws.activations[l - 1].array() > 0.0f).cast<float>();
   }
-  const MatrixF* first_input = &x;
+  const Input* first_input = &x;
   ws.dropped.clear();
   if (std::isfinite(clip)) {
     // ‖∇ℓ_i‖² = Σ_l (‖a_{l,i}‖² + 1)‖δ_{l,i}‖², vectorized in float (in ws.scale, before it holds the
@@ -186,9 +244,9 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
     sq = (clip / sq.sqrt()).min(1.0f);
     // An overflowed row gets its norm in double; a norm that is not finite even there (NaN or ∞)
     // gets c_i = 0 and its rows are zeroed below, so that ∞·0 cannot turn into NaN in the products.
-    const auto row_sq = [](const MatrixF& m, Eigen::Index i) { return m.row(i).cast<double>().squaredNorm(); };
     std::size_t kept = 0;
     for (Eigen::Index i : overflowed) {
+      const auto row_sq = [](const auto& m, Eigen::Index r) { return row_squared_norm_in_double(m, r); };
       double exact = ((x_norms_sq ? (*x_norms_sq)[i] : row_sq(x, i)) + 1) * row_sq(ws.deltas[0], i);
       for (std::size_t l = 1; l <= last; ++l) exact += (row_sq(ws.activations[l - 1], i) + 1) * row_sq(ws.deltas[l], i);
       if (std::isfinite(exact)) {
@@ -201,20 +259,20 @@ void Network::clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF&
     overflowed.resize(kept);
     for (auto& d : ws.deltas) scale_rows(d, ws.scale);
     if (!ws.dropped.empty()) {
-      ws.input = x;
       for (Eigen::Index i : ws.dropped) {
-        ws.input.row(i).setZero();
         for (std::size_t l = 0; l < last; ++l) ws.activations[l].row(i).setZero();
         for (auto& d : ws.deltas) d.row(i).setZero();
       }
-      first_input = &ws.input;
+      first_input = &without_rows(x, ws.dropped, ws);
     }
   }
-  auto input = [&](std::size_t l) -> const MatrixF& { return l == 0 ? *first_input : ws.activations[l - 1]; };
   for (std::size_t l = 0; l <= last; ++l) {
     const Offset& o = offsets_[l];
     Eigen::Map<Eigen::RowVectorXf> gb(grad + o.bias, o.out);
-    weight_gradient(input(l), ws.deltas[l], o.in, o.out, grad + o.weights);
+    if (l > 0)
+      weight_gradient(ws.activations[l - 1], ws.deltas[l], o.in, o.out, grad + o.weights);
+    else
+      first_layer_gradient(*first_input, ws, o.in, o.out, grad + o.weights);
     gb = ws.deltas[l].colwise().sum();
   }
 }

@@ -15,7 +15,8 @@
 namespace dpareto::select {
 namespace {
 
-constexpr char kMagic[8] = {'D', 'P', 'M', 'O', 'D', 'E', 'L', '1'};
+constexpr char kMagic[8] = {'D', 'P', 'M', 'O', 'D', 'E', 'L', '2'};
+constexpr char kOutMajorMagic[8] = {'D', 'P', 'M', 'O', 'D', 'E', 'L', '1'};
 
 void put_u32(std::ostream& out, std::uint32_t v) {
   const std::array<unsigned char, 4> b = {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8),
@@ -34,7 +35,7 @@ std::uint32_t get_u32(std::istream& in, const std::string& path, const char* wha
 void write_model_file(const std::string& path, const ModelFile& model) {
   if (model.architecture.size() > std::numeric_limits<std::uint32_t>::max() ||
       static_cast<std::uint64_t>(model.weights.size()) > std::numeric_limits<std::uint32_t>::max())
-    throw InputError(path + ": model too large for the DPMODEL1 format");
+    throw InputError(path + ": model too large for the DPMODEL2 format");
   std::ostringstream out;
   out.write(kMagic, sizeof kMagic);
   put_u32(out, static_cast<std::uint32_t>(model.architecture.size()));
@@ -53,9 +54,11 @@ ModelFile read_model_file(const std::string& path, const ModelExpectation* expec
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open model file");
   char magic[8] = {};
-  if (!in.read(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
-    throw InputError(path + ": not a DPMODEL1 file (bad magic)");
   ModelFile model;
+  const bool read = static_cast<bool>(in.read(magic, sizeof magic));
+  model.out_major_weights = read && std::memcmp(magic, kOutMajorMagic, sizeof magic) == 0;
+  if (!read || (std::memcmp(magic, kMagic, sizeof magic) != 0 && !model.out_major_weights))
+    throw InputError(path + ": not a DPMODEL2 (or DPMODEL1) file (bad magic)");
   const std::uint32_t name_length = get_u32(in, path, "name length");
   if (name_length > 4096)
     throw InputError(path + ": architecture name length " + std::to_string(name_length) + " too large");

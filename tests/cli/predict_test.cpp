@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../support/test_support.hpp"
@@ -147,6 +148,30 @@ TEST_CASE("predict: a user LIBSVM file for the adult problems (logistic and SVM 
   }
 }
 
+TEST_CASE("predict: an MLP model of the earlier out-major layout (DPMODEL1) predicts as its converted weights") {
+  const auto dir = predict_root.dir("mnist");
+  const auto problem = make_training_problem("mnist-mlp2-sgd", {{"train_subset", "1000"}, {"threads", "2"}});
+  const learn::Network& net = problem->network();
+  dpareto::Rng rng(17);
+  const Eigen::VectorXf w = net.initial_parameters(rng);
+  // Each layer's W (in × out) written as Wᵀ row-major, as dpareto wrote MLPs before DPMODEL2.
+  Eigen::VectorXf out_major = w;
+  Eigen::Index at = 0;
+  for (auto [in, out] : {std::pair{784, 128}, {128, 64}, {64, 10}}) {
+    Eigen::Map<learn::MatrixF>(out_major.data() + at, out, in) =
+        Eigen::Map<const learn::MatrixF>(w.data() + at, in, out).transpose();
+    at += in * out + out;
+  }
+  REQUIRE(at == w.size());
+  const auto model = dir / "mlp2.bin";
+  select::write_model_file(model.string(), {"mlp2", out_major});
+  std::string bytes = dpareto::test::read_text(model);
+  bytes[7] = '1';
+  std::ofstream(model, std::ios::binary) << bytes;
+  check_predict("--model " + model.string() + " --problem mnist-mlp2-sgd --set train_subset=1000 --threads 2", net, w,
+                problem->data().test, dir / "test.csv", {"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"});
+}
+
 TEST_CASE("predict: bad input is one line naming the value, exit 2, no output file") {
   const auto dir = predict_root.dir("bad");
   const auto problem = make_training_problem("synthetic-logreg-sgd", {{"train_subset", "500"}});
@@ -157,7 +182,7 @@ TEST_CASE("predict: bad input is one line naming the value, exit 2, no output fi
   std::ofstream(dir / "junk.bin") << "NOTAMODEL";
   {  // a valid header declaring 10^9 weights, followed by 8 bytes
     std::ofstream out(dir / "huge.bin", std::ios::binary);
-    out.write("DPMODEL1", 8);
+    out.write("DPMODEL2", 8);
     const unsigned char name[] = {6,    0,    0,    0,    'l', 'o', 'g', 'r', 'e', 'g',         // name length, name
                                   0x00, 0xCA, 0x9A, 0x3B, 1,   2,   3,   4,   5,   6,   7, 8};  // count 10^9, 8 bytes
     out.write(reinterpret_cast<const char*>(name), sizeof name);
@@ -168,7 +193,7 @@ TEST_CASE("predict: bad input is one line naming the value, exit 2, no output fi
   auto model = [&](const std::string& file) { return "--model " + (dir / file).string(); };
   const std::pair<std::string, std::string> cases[] = {
       {model("none.bin") + problem_flags, "none.bin"},
-      {model("junk.bin") + problem_flags, "junk.bin: not a DPMODEL1 file"},
+      {model("junk.bin") + problem_flags, "junk.bin: not a DPMODEL2 (or DPMODEL1) file"},
       {model("huge.bin") + problem_flags,
        "1000000000 weights, but problem synthetic-logreg-sgd's network 'logreg' has 21"},
       {model("mlp.bin") + problem_flags, "architecture 'mlp2' does not match"},

@@ -93,6 +93,38 @@ TEST_CASE("sparse rows gather, subset and report norms exactly as the same dense
   CHECK(xs == xd);
 }
 
+TEST_CASE("a lot gathered compressed holds the same rows as gathered dense, from every storage") {
+  const SparseAndDense m = random_rows(300, 40, 9);
+  std::vector<std::uint8_t> bytes(300 * 40);
+  for (int i = 0; i < 300; ++i)
+    for (int j = 0; j < 40; ++j)
+      bytes[static_cast<std::size_t>(i * 40 + j)] = m.dense(i, j) != 0 ? static_cast<std::uint8_t>(1 + (i + j) % 255) : 0;
+  const Dataset stored[] = {sparse_of(m), Dataset::from_dense(m.dense, m.labels, 2),
+                            Dataset::from_bytes(bytes, 40, m.labels, 2, 1.0f / 255)};
+  const double nonzeros = static_cast<double>(m.columns.size());
+  dpareto::Rng rng(10);
+  std::uniform_int_distribution<int> row(0, 299);
+  std::vector<int> lot(64);
+  for (int& i : lot) i = row(rng);
+  for (const Dataset& data : stored) {
+    CHECK(data.density() == doctest::Approx(nonzeros / (300.0 * 40)));
+    MatrixF dense;
+    SparseRowsF compressed;
+    Eigen::VectorXd dense_norms, compressed_norms;
+    data.gather(lot, dense, &dense_norms);
+    data.gather(lot, compressed, &compressed_norms);
+    CHECK(compressed.isCompressed());
+    CHECK(compressed.nonZeros() == (dense.array() != 0).count());  // the zeros are left out
+    CHECK(MatrixF(compressed) == dense);
+    CHECK(compressed_norms == dense_norms);
+    data.gather(std::vector<int>{}, compressed);
+    CHECK(compressed.rows() == 0);
+  }
+  MatrixF x;  // a subset's density is its own rows'
+  stored[2].gather(lot, x);
+  CHECK(stored[2].subset(lot).density() == doctest::Approx(static_cast<double>((x.array() != 0).count()) / (64.0 * 40)));
+}
+
 TEST_CASE("sparse rows normalized: unit norms, empty rows stay empty, values as the dense rows'") {
   const SparseAndDense m = random_rows(200, 30, 5);
   Dataset sparse = sparse_of(m), dense = Dataset::from_dense(m.dense, m.labels, 2);

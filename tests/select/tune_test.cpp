@@ -53,6 +53,14 @@ TEST_CASE("model file round trip and bad files") {
   REQUIRE(back.weights.size() == 3);
   CHECK(back.weights[2] == 3e-7f);
   CHECK(fs::file_size(dir / "m.bin") == 8 + 4 + 6 + 4 + 12);
+  CHECK_FALSE(back.out_major_weights);
+  // A file of the earlier magic DPMODEL1 (weights out-major) is read and says so.
+  std::string legacy = read_text(dir / "m.bin");
+  legacy[7] = '1';
+  write_text(dir / "legacy.bin", legacy);
+  const auto old = read_model_file((dir / "legacy.bin").string());
+  CHECK(old.out_major_weights);
+  CHECK(old.weights == back.weights);
   write_text(dir / "bad.bin", "NOTAMODEL");
   CHECK_THROWS_AS(read_model_file((dir / "bad.bin").string()), dpareto::InputError);
   fs::resize_file(dir / "m.bin", 20);

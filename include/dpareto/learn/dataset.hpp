@@ -4,6 +4,7 @@
 // until a lot is formed: gather() converts only the requested rows to float, so a 60000 x 784 image
 // set costs 47 MB rather than 188 MB, and a lot of a9a rows reads 112 bytes a row rather than 492.
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -15,6 +16,10 @@ namespace dpareto::learn {
 
 // Rows are examples.
 using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// Rows are examples, their non-zeros compressed (a lot of mostly-zero inputs: dense_products.hpp).
+using SparseRowsF = Eigen::SparseMatrix<float, Eigen::RowMajor, int>;
+// The same matrix compressed by column.
+using SparseColumnsF = Eigen::SparseMatrix<float, Eigen::ColMajor, int>;
 
 class Dataset {
  public:
@@ -38,12 +43,18 @@ class Dataset {
   // their squared L2 norms in double (kept per row, so DP clipping need not recompute them every
   // step; double, since a float32 square of a large but finite feature overflows).
   void gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* norms_sq = nullptr) const;
+  // The same rows with their non-zeros compressed (ascending columns; zeros left out).
+  void gather(std::span<const int> rows, SparseRowsF& out, Eigen::VectorXd* norms_sq = nullptr) const;
+  // Fraction of the features that are non-zero, over all rows.
+  double density() const { return density_; }
   // out = rows [begin, end).
   void gather_range(int begin, int end, MatrixF& out) const;
-  // z = rows [begin, end) · Wᵀ for a first layer's weights w (out × dimension(), row-major, as
-  // dense_products stores them). Compressed rows multiply their non-zeros only (a9a: 14 of 123);
-  // other storage goes through gather_range into `scratch` and times_weights.
-  void times_weights_range(int begin, int end, const float* w, int out, MatrixF& z, MatrixF& scratch) const;
+  // z = rows [begin, end) · W for a first layer's weights w (dimension() × out, row-major, as
+  // dense_products stores them). Compressed rows with one output multiply their non-zeros only
+  // (a9a: 14 of 123); otherwise the rows are gathered into `sparse_scratch` where
+  // takes_compressed_rows(*this, out) (dense_products.hpp), else into `scratch`.
+  void times_weights_range(int begin, int end, const float* w, int out, MatrixF& z, MatrixF& scratch,
+                           SparseRowsF& sparse_scratch) const;
   // The listed rows, in that order, as a new dataset of the same storage kind.
   Dataset subset(std::span<const int> rows) const;
   // Appends a constant feature 1 (a bias folded into the weights), for models without a bias.
@@ -69,8 +80,16 @@ class Dataset {
   std::vector<int> columns_;
   std::vector<float> values_;
   std::vector<double> norms_sq_;  // squared L2 norm of each row
+  // Storage::dense and bytes: the columns of row i's non-zeros are
+  // nonzero_columns_[nonzero_begin_[i] .. nonzero_begin_[i+1]) (Storage::sparse: row_begin_, columns_).
+  std::vector<std::size_t> nonzero_begin_;
+  std::vector<int> nonzero_columns_;
+  double density_ = 0;
 
-  void compute_norms();
+  // norms_sq_, the non-zeros' index and density_, from the rows.
+  void summarize_rows();
+  // The row's value at column j (Storage::dense and bytes).
+  float value(std::size_t i, int j) const;
 };
 
 }  // namespace dpareto::learn

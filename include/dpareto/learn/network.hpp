@@ -45,6 +45,8 @@ struct Workspace {
   Eigen::ArrayXf scale;               // per-example clipping factor min(1, L/‖∇ℓ_i‖)
   std::vector<Eigen::Index> dropped;  // examples whose gradient norm was not finite (contribute 0)
   MatrixF input;                      // the input with the dropped examples' rows zeroed
+  SparseRowsF sparse_input;           // the same for compressed inputs
+  SparseColumnsF input_by_column;     // a compressed input by column, for its weight gradient
 };
 
 class Network {
@@ -54,11 +56,16 @@ class Network {
   const Architecture& architecture() const { return arch_; }
   std::size_t num_parameters() const { return size_; }
   int num_layers() const { return static_cast<int>(offsets_.size()); }
+  int first_layer_outputs() const { return offsets_.front().out; }
 
   // InputError unless every example of `data` has architecture().inputs features. Called before
   // any OpenMP region that runs the network: no exception may cross such a region (it would end
   // the process with std::terminate).
   void check_inputs(const Dataset& data) const;
+
+  // Parameters whose layers hold W out-major (Wᵀ row-major: DPMODEL1 model files) in this
+  // network's layout, W row-major (dense_products.hpp). Linear models are the same in both.
+  Eigen::VectorXf from_out_major_weights(const Eigen::VectorXf& params) const;
 
   // Linear models start at w = 0 (DPareto Alg. 3-4); MLP weights are He-uniform (zero would never
   // break the symmetry of the hidden units), biases 0.
@@ -72,13 +79,16 @@ class Network {
   // not computed: training never branches on a noise-free quantity of the private data.
   void clipped_gradient_sum(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels, float clip,
                             Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq = nullptr) const;
+  // The same for compressed rows (a lot gathered where takes_compressed_rows, dense_products.hpp).
+  void clipped_gradient_sum(const Eigen::VectorXf& params, const SparseRowsF& x, std::span<const int> labels,
+                            float clip, Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq = nullptr) const;
 
   // Mean loss over the rows (for finite-difference checks and monitoring).
   double mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::span<const int> labels, Workspace& ws) const;
   // The network's outputs (logits) for rows [begin, end) of `data` (check_inputs(data) first), one
   // row each: one column for the binary losses, one per class for softmax. The rows are read in
-  // place where the storage allows (Dataset::times_weights_range; ws.input is the scratch
-  // otherwise). The reference stays valid until `ws` is used again.
+  // place where the storage allows (Dataset::times_weights_range; ws.input or ws.sparse_input is
+  // the scratch otherwise). The reference stays valid until `ws` is used again.
   const MatrixF& logits_of_rows(const Eigen::VectorXf& params, const Dataset& data, int begin, int end,
                                 Workspace& ws) const;
   // The predicted class of row i of logits_of_rows(): 1 iff z > 0 (binary), else the first argmax.
@@ -89,7 +99,11 @@ class Network {
     std::size_t weights, bias;
     int in, out;
   };
-  const MatrixF& forward(const Eigen::VectorXf& params, const MatrixF& x, Workspace& ws) const;
+  template <class Input>
+  const MatrixF& forward(const Eigen::VectorXf& params, const Input& x, Workspace& ws) const;
+  template <class Input>
+  void clipped_gradient_sum_of(const Eigen::VectorXf& params, const Input& x, std::span<const int> labels, float clip,
+                               Workspace& ws, float* grad, const Eigen::VectorXd* x_norms_sq) const;
   // The forward pass from the first layer's product, which ws.activations[0] holds: its bias and
   // ReLU, then the further layers.
   const MatrixF& forward_from_first_product(const Eigen::VectorXf& params, Workspace& ws) const;

@@ -1,9 +1,12 @@
 #pragma once
 // A trained model's weights on disk (`dpareto tune` writes DIR/model.bin). Little-endian:
-//   8 bytes  magic "DPMODEL1"
+//   8 bytes  magic "DPMODEL2"
 //   uint32   length L of the architecture name, then L bytes of the name (no terminator)
-//   uint32   number of weights P, then P float32 values (the network's flat parameter vector)
-// Nothing follows. Errors are one InputError line naming the file.
+//   uint32   number of weights P, then P float32 values (the network's flat parameter vector:
+//            per layer W (in × out) row-major, then the out biases)
+// Nothing follows. Errors are one InputError line naming the file. Files of magic "DPMODEL1"
+// (dpareto before 2026-12-03) hold each layer's W out-major (Wᵀ row-major) and are still read:
+// ModelFile::out_major_weights says so, and learn::Network::from_out_major_weights converts.
 #include <Eigen/Core>
 #include <string>
 
@@ -12,6 +15,7 @@ namespace dpareto::select {
 struct ModelFile {
   std::string architecture;
   Eigen::VectorXf weights;
+  bool out_major_weights = false;  // read from a DPMODEL1 file
 };
 
 void write_model_file(const std::string& path, const ModelFile& model);
