@@ -104,6 +104,7 @@ void Dataset::summarize_rows() {
   norms_sq_.resize(labels_.size());
   nonzero_begin_.assign(1, 0);
   nonzero_columns_.clear();
+  nonzero_values_.clear();
   std::size_t nonzeros = 0;
   for (int i = 0; i < size(); ++i) {
     const auto row = static_cast<std::size_t>(i);
@@ -127,7 +128,10 @@ void Dataset::summarize_rows() {
     norms_sq_[row] = sq;
     if (storage_ != Storage::sparse) {
       for (int j = 0; j < dimension_; ++j)
-        if (value(row, j) != 0) nonzero_columns_.push_back(j);
+        if (const float v = value(row, j); v != 0) {
+          nonzero_columns_.push_back(j);
+          nonzero_values_.push_back(v);
+        }
       nonzero_begin_.push_back(nonzero_columns_.size());
       nonzeros = nonzero_columns_.size();
     }
@@ -184,22 +188,26 @@ void Dataset::gather(std::span<const int> rows, SparseRowsF& out, Eigen::VectorX
   }
   const bool compressed = storage_ == Storage::sparse;
   const std::vector<std::size_t>& begin = compressed ? row_begin_ : nonzero_begin_;
-  const std::vector<int>& columns = compressed ? columns_ : nonzero_columns_;
+  const int* columns = compressed ? columns_.data() : nonzero_columns_.data();
+  const float* values = compressed ? values_.data() : nonzero_values_.data();
   std::size_t nonzeros = 0;
   for (int i : rows) nonzeros += begin[static_cast<std::size_t>(i) + 1] - begin[static_cast<std::size_t>(i)];
   out.resize(static_cast<Eigen::Index>(rows.size()), dimension_);
   out.resizeNonZeros(static_cast<Eigen::Index>(nonzeros));
   int* outer = out.outerIndexPtr();
-  int* inner = out.innerIndexPtr();
-  float* values = out.valuePtr();
   std::size_t at = 0;
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    const auto i = static_cast<std::size_t>(rows[r]);
-    outer[r] = static_cast<int>(at);
-    for (std::size_t k = begin[i]; k < begin[i + 1]; ++k, ++at) {
-      inner[at] = columns[k];
-      values[at] = compressed ? values_[k] : value(i, columns[k]);
+    if (r + sparse_prefetch_distance < rows.size()) {  // a later row's non-zeros, as in gather() above
+      const std::size_t ahead = begin[static_cast<std::size_t>(rows[r + sparse_prefetch_distance])];
+      __builtin_prefetch(columns + ahead);
+      __builtin_prefetch(values + ahead);
     }
+    const auto i = static_cast<std::size_t>(rows[r]);
+    const std::size_t first = begin[i], count = begin[i + 1] - first;
+    outer[r] = static_cast<int>(at);
+    std::memcpy(out.innerIndexPtr() + at, columns + first, count * sizeof(int));
+    std::memcpy(out.valuePtr() + at, values + first, count * sizeof(float));
+    at += count;
   }
   outer[rows.size()] = static_cast<int>(at);
 }

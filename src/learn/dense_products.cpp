@@ -84,6 +84,30 @@ void weight_gradient(const MatrixF& x, const MatrixF& delta, int in, int out, fl
               out);
 }
 
+void compress_by_column(const SparseRowsF& x, SparseColumnsF& out) {
+  // A counting sort of the non-zeros by column; rows stay ascending within each column. Into
+  // out's own storage, which keeps its capacity from lot to lot (Eigen's conversion allocates).
+  const auto rows = static_cast<int>(x.rows()), columns = static_cast<int>(x.cols());
+  const int* row_begin = x.outerIndexPtr();
+  const int* column = x.innerIndexPtr();
+  const float* value = x.valuePtr();
+  out.resize(rows, columns);
+  out.resizeNonZeros(row_begin[rows]);
+  int* begin = out.outerIndexPtr();  // zeroed by resize
+  for (int k = 0; k < row_begin[rows]; ++k) ++begin[column[k] + 1];
+  for (int c = 0; c < columns; ++c) begin[c + 1] += begin[c];
+  int* row_of = out.innerIndexPtr();
+  float* value_of = out.valuePtr();
+  for (int i = 0; i < rows; ++i)
+    for (int k = row_begin[i]; k < row_begin[i + 1]; ++k) {
+      const int at = begin[column[k]]++;  // begin[c] advances to the end of column c ...
+      row_of[at] = i;
+      value_of[at] = value[k];
+    }
+  for (int c = columns; c > 0; --c) begin[c] = begin[c - 1];  // ... and is shifted back
+  begin[0] = 0;
+}
+
 void weight_gradient(const SparseColumnsF& x, const MatrixF& delta, int in, int out, float* g) {
   // Row k of G = Σ_i x_ik δ_i over column k's non-zeros: rows of Δ summed as above.
   sums_of_scaled_rows(in, x.outerIndexPtr(), x.innerIndexPtr(), x.valuePtr(), delta.data(), out, g);

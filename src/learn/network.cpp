@@ -113,7 +113,7 @@ void first_layer_gradient(const MatrixF& x, Workspace& ws, int in, int out, floa
   weight_gradient(x, ws.deltas[0], in, out, g);
 }
 void first_layer_gradient(const SparseRowsF& x, Workspace& ws, int in, int out, float* g) {
-  ws.input_by_column = x;
+  compress_by_column(x, ws.input_by_column);
   weight_gradient(ws.input_by_column, ws.deltas[0], in, out, g);
 }
 

@@ -118,7 +118,11 @@ TEST_CASE("compressed rows: the forward product and the weight gradient equal th
     CHECK((z_sparse - z_dense).cwiseAbs().maxCoeff() <= 1e-4f * std::sqrt(static_cast<float>(in)));
     std::vector<float> g_dense(w.size()), g_sparse(w.size(), 99.0f);
     weight_gradient(x, delta, in, out, g_dense.data());
-    weight_gradient(SparseColumnsF(xs), delta, in, out, g_sparse.data());
+    SparseColumnsF by_column;
+    compress_by_column(xs, by_column);
+    CHECK(by_column.isCompressed());
+    CHECK(MatrixF(by_column) == x);
+    weight_gradient(by_column, delta, in, out, g_sparse.data());
     for (std::size_t k = 0; k < w.size(); ++k)
       CHECK(g_sparse[k] == doctest::Approx(g_dense[k]).epsilon(1e-4).scale(std::sqrt(rows)));
   }

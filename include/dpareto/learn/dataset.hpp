@@ -80,10 +80,12 @@ class Dataset {
   std::vector<int> columns_;
   std::vector<float> values_;
   std::vector<double> norms_sq_;  // squared L2 norm of each row
-  // Storage::dense and bytes: the columns of row i's non-zeros are
-  // nonzero_columns_[nonzero_begin_[i] .. nonzero_begin_[i+1]) (Storage::sparse: row_begin_, columns_).
+  // Storage::dense and bytes: row i's non-zeros compressed, as Storage::sparse keeps them (row_begin_,
+  // columns_, values_), for compressed lots: nonzero_columns_ and nonzero_values_ [nonzero_begin_[i]
+  // .. nonzero_begin_[i+1]). MNIST's 60000 rows: 9.4 M non-zeros, 75 MB beside its 47 MB of pixels.
   std::vector<std::size_t> nonzero_begin_;
   std::vector<int> nonzero_columns_;
+  std::vector<float> nonzero_values_;
   double density_ = 0;
 
   // norms_sq_, the non-zeros' index and density_, from the rows.

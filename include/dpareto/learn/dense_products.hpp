@@ -34,4 +34,7 @@ void times_weights_transposed(const MatrixF& delta, const float* w, int in, int 
 void weight_gradient(const MatrixF& x, const MatrixF& delta, int in, int out, float* g);
 void weight_gradient(const SparseColumnsF& x, const MatrixF& delta, int in, int out, float* g);
 
+// out = x compressed by column, in out's own storage (no allocation once it is large enough).
+void compress_by_column(const SparseRowsF& x, SparseColumnsF& out);
+
 }  // namespace dpareto::learn
