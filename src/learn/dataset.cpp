@@ -205,6 +205,7 @@ void Dataset::gather(std::span<const int> rows, SparseRowsF& out, Eigen::VectorX
     const auto i = static_cast<std::size_t>(rows[r]);
     const std::size_t first = begin[i], count = begin[i + 1] - first;
     outer[r] = static_cast<int>(at);
+    if (count == 0) continue;  // (a lot of empty rows has no storage to copy into)
     std::memcpy(out.innerIndexPtr() + at, columns + first, count * sizeof(int));
     std::memcpy(out.valuePtr() + at, values + first, count * sizeof(float));
     at += count;

@@ -120,6 +120,14 @@ TEST_CASE("a lot gathered compressed holds the same rows as gathered dense, from
     data.gather(std::vector<int>{}, compressed);
     CHECK(compressed.rows() == 0);
   }
+  {  // a lot of empty rows only: no non-zeros at all
+    const Dataset empty = Dataset::from_dense(MatrixF::Zero(3, 5), {0, 1, 0}, 2);
+    CHECK(empty.density() == 0);
+    SparseRowsF compressed;
+    empty.gather(std::vector<int>{2, 0}, compressed);
+    CHECK(compressed.rows() == 2);
+    CHECK(compressed.nonZeros() == 0);
+  }
   MatrixF x;  // a subset's density is its own rows'
   stored[2].gather(lot, x);
   CHECK(stored[2].subset(lot).density() == doctest::Approx(static_cast<double>((x.array() != 0).count()) / (64.0 * 40)));
