@@ -94,17 +94,15 @@ Dataset Dataset::from_sparse(std::vector<std::size_t> row_begin, std::vector<int
   return d;
 }
 
-float Dataset::value(std::size_t i, int j) const {
-  if (storage_ == Storage::dense) return dense_(static_cast<Eigen::Index>(i), j);
-  return static_cast<float>(bytes_[i * static_cast<std::size_t>(dimension_) + static_cast<std::size_t>(j)]) *
-         row_scale_[i];
-}
-
 void Dataset::summarize_rows() {
   norms_sq_.resize(labels_.size());
   nonzero_begin_.assign(1, 0);
   nonzero_columns_.clear();
   nonzero_values_.clear();
+  const auto keep = [&](int j, float v) {
+    nonzero_columns_.push_back(j);
+    nonzero_values_.push_back(v);
+  };
   std::size_t nonzeros = 0;
   for (int i = 0; i < size(); ++i) {
     const auto row = static_cast<std::size_t>(i);
@@ -112,11 +110,17 @@ void Dataset::summarize_rows() {
     switch (storage_) {
       case Storage::dense:
         sq = dense_.row(i).cast<double>().squaredNorm();
+        for (int j = 0; j < dimension_; ++j)
+          if (const float v = dense_(i, j); v != 0) keep(j, v);
         break;
       case Storage::bytes: {
         const std::uint8_t* src = bytes_.data() + row * static_cast<std::size_t>(dimension_);
-        for (int j = 0; j < dimension_; ++j) sq += static_cast<double>(src[j]) * src[j];
-        sq *= static_cast<double>(row_scale_[row]) * row_scale_[row];
+        const float scale = row_scale_[row];
+        for (int j = 0; j < dimension_; ++j) {
+          sq += static_cast<double>(src[j]) * src[j];
+          if (src[j]) keep(j, static_cast<float>(src[j]) * scale);  // as gather() converts it
+        }
+        sq *= static_cast<double>(scale) * scale;
         break;
       }
       case Storage::sparse:
@@ -126,16 +130,9 @@ void Dataset::summarize_rows() {
         break;
     }
     norms_sq_[row] = sq;
-    if (storage_ != Storage::sparse) {
-      for (int j = 0; j < dimension_; ++j)
-        if (const float v = value(row, j); v != 0) {
-          nonzero_columns_.push_back(j);
-          nonzero_values_.push_back(v);
-        }
-      nonzero_begin_.push_back(nonzero_columns_.size());
-      nonzeros = nonzero_columns_.size();
-    }
+    if (storage_ != Storage::sparse) nonzero_begin_.push_back(nonzero_columns_.size());
   }
+  if (storage_ != Storage::sparse) nonzeros = nonzero_columns_.size();
   density_ = size() ? static_cast<double>(nonzeros) / (static_cast<double>(size()) * dimension_) : 0.0;
 }
 

@@ -3,7 +3,7 @@
 // (MNIST pixels) or sparse rows (LIBSVM files: a9a has 14 non-zeros of 123), both of which stay so
 // until a lot is formed: gather() converts only the requested rows to float, so a 60000 x 784 image
 // set costs 47 MB rather than 188 MB, and a lot of a9a rows reads 112 bytes a row rather than 492.
-// Every storage also keeps its rows' non-zeros compressed (for MNIST 71 MB more), from which a lot
+// Every storage also keeps its rows' non-zeros compressed (for MNIST 72 MB more), from which a lot
 // whose first layer takes compressed rows is gathered (dense_products.hpp).
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -84,7 +84,7 @@ class Dataset {
   std::vector<double> norms_sq_;  // squared L2 norm of each row
   // Storage::dense and bytes: row i's non-zeros compressed, as Storage::sparse keeps them (row_begin_,
   // columns_, values_), for compressed lots: nonzero_columns_ and nonzero_values_ [nonzero_begin_[i]
-  // .. nonzero_begin_[i+1]). MNIST's 60000 rows: 9.4 M non-zeros, 75 MB beside its 47 MB of pixels.
+  // .. nonzero_begin_[i+1]). MNIST's 60000 rows: 9.0 M non-zeros, 72 MB beside its 47 MB of pixels.
   std::vector<std::size_t> nonzero_begin_;
   std::vector<int> nonzero_columns_;
   std::vector<float> nonzero_values_;
@@ -92,8 +92,6 @@ class Dataset {
 
   // norms_sq_, the non-zeros' index and density_, from the rows.
   void summarize_rows();
-  // The row's value at column j (Storage::dense and bytes).
-  float value(std::size_t i, int j) const;
 };
 
 }  // namespace dpareto::learn
