@@ -96,14 +96,15 @@ Dataset Dataset::from_sparse(std::vector<std::size_t> row_begin, std::vector<int
 
 void Dataset::summarize_rows() {
   norms_sq_.resize(labels_.size());
-  nonzero_begin_.assign(1, 0);
-  nonzero_columns_.clear();
-  nonzero_values_.clear();
+  if (storage_ != Storage::sparse) {
+    row_begin_.assign(1, 0);
+    columns_.clear();
+    values_.clear();
+  }
   const auto keep = [&](int j, float v) {
-    nonzero_columns_.push_back(j);
-    nonzero_values_.push_back(v);
+    columns_.push_back(j);
+    values_.push_back(v);
   };
-  std::size_t nonzeros = 0;
   for (int i = 0; i < size(); ++i) {
     const auto row = static_cast<std::size_t>(i);
     double sq = 0;
@@ -126,23 +127,24 @@ void Dataset::summarize_rows() {
       case Storage::sparse:
         for (std::size_t k = row_begin_[row]; k < row_begin_[row + 1]; ++k)
           sq += static_cast<double>(values_[k]) * values_[k];
-        nonzeros += row_begin_[row + 1] - row_begin_[row];
         break;
     }
     norms_sq_[row] = sq;
-    if (storage_ != Storage::sparse) nonzero_begin_.push_back(nonzero_columns_.size());
+    if (storage_ != Storage::sparse) row_begin_.push_back(columns_.size());
   }
-  if (storage_ != Storage::sparse) nonzeros = nonzero_columns_.size();
-  density_ = size() ? static_cast<double>(nonzeros) / (static_cast<double>(size()) * dimension_) : 0.0;
+  density_ = size() ? static_cast<double>(columns_.size()) / (static_cast<double>(size()) * dimension_) : 0.0;
+}
+
+void Dataset::copy_norms(std::span<const int> rows, Eigen::VectorXd* norms_sq) const {
+  if (!norms_sq) return;
+  norms_sq->resize(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    (*norms_sq)[static_cast<Eigen::Index>(r)] = norms_sq_[static_cast<std::size_t>(rows[r])];
 }
 
 void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* norms_sq) const {
   out.resize(static_cast<Eigen::Index>(rows.size()), dimension_);
-  if (norms_sq) {
-    norms_sq->resize(static_cast<Eigen::Index>(rows.size()));
-    for (std::size_t r = 0; r < rows.size(); ++r)
-      (*norms_sq)[static_cast<Eigen::Index>(r)] = norms_sq_[static_cast<std::size_t>(rows[r])];
-  }
+  copy_norms(rows, norms_sq);
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const auto i = static_cast<std::size_t>(rows[r]);
     float* dst = out.data() + r * static_cast<std::size_t>(dimension_);
@@ -178,15 +180,10 @@ void Dataset::gather(std::span<const int> rows, MatrixF& out, Eigen::VectorXd* n
 }
 
 void Dataset::gather(std::span<const int> rows, SparseRowsF& out, Eigen::VectorXd* norms_sq) const {
-  if (norms_sq) {
-    norms_sq->resize(static_cast<Eigen::Index>(rows.size()));
-    for (std::size_t r = 0; r < rows.size(); ++r)
-      (*norms_sq)[static_cast<Eigen::Index>(r)] = norms_sq_[static_cast<std::size_t>(rows[r])];
-  }
-  const bool compressed = storage_ == Storage::sparse;
-  const std::vector<std::size_t>& begin = compressed ? row_begin_ : nonzero_begin_;
-  const int* columns = compressed ? columns_.data() : nonzero_columns_.data();
-  const float* values = compressed ? values_.data() : nonzero_values_.data();
+  copy_norms(rows, norms_sq);
+  const std::vector<std::size_t>& begin = row_begin_;
+  const int* columns = columns_.data();
+  const float* values = values_.data();
   std::size_t nonzeros = 0;
   for (int i : rows) nonzeros += begin[static_cast<std::size_t>(i) + 1] - begin[static_cast<std::size_t>(i)];
   out.resize(static_cast<Eigen::Index>(rows.size()), dimension_);

@@ -78,20 +78,19 @@ class Dataset {
   // Storage::bytes: size() * dimension() values, row-major
   std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> bytes_;
   std::vector<float> row_scale_;        // Storage::bytes: per-row multiplier of bytes_
-  std::vector<std::size_t> row_begin_;  // Storage::sparse: compressed rows
+  // Row i's non-zeros, columns_ and values_ [row_begin_[i] .. row_begin_[i+1]): the rows themselves
+  // for Storage::sparse; for dense and bytes a copy summarize_rows() makes, for compressed lots
+  // (MNIST's 60000 rows: 9.0 M non-zeros, 72 MB beside its 47 MB of pixels).
+  std::vector<std::size_t> row_begin_;
   std::vector<int> columns_;
   std::vector<float> values_;
   std::vector<double> norms_sq_;  // squared L2 norm of each row
-  // Storage::dense and bytes: row i's non-zeros compressed, as Storage::sparse keeps them (row_begin_,
-  // columns_, values_), for compressed lots: nonzero_columns_ and nonzero_values_ [nonzero_begin_[i]
-  // .. nonzero_begin_[i+1]). MNIST's 60000 rows: 9.0 M non-zeros, 72 MB beside its 47 MB of pixels.
-  std::vector<std::size_t> nonzero_begin_;
-  std::vector<int> nonzero_columns_;
-  std::vector<float> nonzero_values_;
   double density_ = 0;
 
-  // norms_sq_, the non-zeros' index and density_, from the rows.
+  // norms_sq_, density_ and (dense and bytes) the non-zeros' copy, from the rows.
   void summarize_rows();
+  // The listed rows' squared norms into *norms_sq, when given.
+  void copy_norms(std::span<const int> rows, Eigen::VectorXd* norms_sq) const;
 };
 
 }  // namespace dpareto::learn
