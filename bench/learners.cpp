@@ -13,6 +13,7 @@
 #include <exception>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "best_of_timing.hpp"
@@ -26,23 +27,32 @@ using dpareto::bench::Timing;
 
 namespace {
 
-Timing time_epoch(const Network& net, const Dataset& data, const TrainConfig& cfg, int runs) {
-  return best_of(runs, [&](int r) {
-    if (train(net, data, cfg, 1000 + static_cast<std::uint64_t>(r)).diverged) std::printf("  (diverged)\n");
+// One epoch with seed 1000 + run.
+Timing time_epoch(const Network& net, const Dataset& data, const TrainConfig& cfg, int run) {
+  return best_of(1, [&](int) {
+    if (train(net, data, cfg, 1000 + static_cast<std::uint64_t>(run)).diverged) std::printf("  (diverged)\n");
   });
 }
 
+// The non-private and the DP epochs alternate, so that a burst of load on a shared machine slows
+// both arms of the ratio alike; each keeps its best run.
 void row(const char* model, const Network& net, const Dataset& data, Optimizer opt, int threads, int runs) {
-  TrainConfig cfg;
-  cfg.optimizer = opt;
-  cfg.epochs = 1;
-  cfg.lot_size = 256;
-  cfg.learning_rate = 0.01;
-  cfg.threads = threads;
-  const Timing plain = time_epoch(net, data, cfg, runs);
-  cfg.noise_multiplier = 1.0;
-  cfg.clip_norm = 1.0;
-  const Timing dp = time_epoch(net, data, cfg, runs);
+  TrainConfig plain_cfg;
+  plain_cfg.optimizer = opt;
+  plain_cfg.epochs = 1;
+  plain_cfg.lot_size = 256;
+  plain_cfg.learning_rate = 0.01;
+  plain_cfg.threads = threads;
+  TrainConfig dp_cfg = plain_cfg;
+  dp_cfg.noise_multiplier = 1.0;
+  dp_cfg.clip_norm = 1.0;
+  Timing plain, dp;
+  for (int r = 0; r < runs; ++r)
+    for (auto [cfg, best] : {std::pair{&plain_cfg, &plain}, std::pair{&dp_cfg, &dp}}) {
+      const Timing t = time_epoch(net, data, *cfg, r);
+      best->wall = std::min(best->wall, t.wall);
+      best->cpu = std::min(best->cpu, t.cpu);
+    }
   std::printf("%-11s %-4s n=%-6d %8.5f s %10.0f ex/s (cpu %7.4f s)  %8.5f s %10.0f ex/s (cpu %7.4f s)  %5.3fx %5.3fx\n",
               model, opt == Optimizer::adam ? "adam" : "sgd", data.size(), plain.wall, data.size() / plain.wall,
               plain.cpu, dp.wall, data.size() / dp.wall, dp.cpu, dp.wall / plain.wall, dp.cpu / plain.cpu);
@@ -74,7 +84,7 @@ int main(int argc, char** argv) {
     }
     if (wanted("mnist-mlp2") || wanted("mnist-mlp1")) {
       const Split mnist = load_mnist(root);
-      if (wanted("mnist-mlp2")) row("mnist-mlp2", Network(mlp2()), mnist.train, Optimizer::sgd, threads, 5);
+      if (wanted("mnist-mlp2")) row("mnist-mlp2", Network(mlp2()), mnist.train, Optimizer::sgd, threads, 8);
       if (wanted("mnist-mlp1")) row("mnist-mlp1", Network(mlp1()), mnist.train, Optimizer::sgd, threads, 3);
     }
   } catch (const std::exception& e) {

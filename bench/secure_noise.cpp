@@ -50,8 +50,8 @@ void row(const char* model, const Network& net, const Dataset& data, int threads
 }
 
 void sampler_throughput() {
-  std::vector<float> x(1 << 14, 0.0f);  // one noise block
-  constexpr int blocks = 4096;          // 67 M draws
+  std::vector<float> x(1 << 12, 0.0f);  // one noise block
+  constexpr int blocks = 16384;         // 67 M draws
   const Timing fast = best_of(3, [&](int r) {
     for (int b = 0; b < blocks; ++b) add_gaussian(x.data(), x.size(), 1.0f, 77 + static_cast<std::uint64_t>(b + r));
   });

@@ -1,10 +1,7 @@
-// GCC 12 reports false -W(maybe-)uninitialized inside its own AVX-512 intrinsics when Eigen's
-// float kernels are inlined (GCC PR 105593); the pragmas must precede the first include.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
+// Compiled with -fno-math-errno (CMakeLists.txt): std::sqrt then vectorizes, where the errno branch
+// of a negative argument (which never occurs here) would keep the whole loop scalar, 10x slower.
 #include "dpareto/learn/gaussian_noise.hpp"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -54,40 +51,45 @@ void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
   constexpr std::size_t half = 128;
   Xoshiro256ppX8 rng(seed);
   alignas(64) std::uint64_t bits[half];
-  alignas(64) float squared_radius[half], c[half], s[half], z[2 * half];
-  const float two_pi = 2.0f * std::numbers::pi_v<float>;
+  alignas(64) float tail[2 * half];
+  constexpr float quarter_turn = 0.5f * std::numbers::pi_v<float>;
   for (std::size_t done = 0; done < n; done += 2 * half) {
     // A block yields 2·half draws from half pairs; the last one may need fewer pairs (a linear
     // model's 124 parameters need 62), and the generator's state after it is never used again.
-    // Pairs are computed in whole multiples of 16: the compiler's and Eigen's SIMD paths then
-    // serve every element (a scalar tail could round differently), so a draw never depends on n.
+    // Pairs are computed in whole multiples of 16, so that the SIMD path serves every element (a
+    // scalar tail could round differently), and a block cut short goes through a copy of its part
+    // of x: every draw is added to x by the same operations whatever n, so a draw never depends on n.
     const std::size_t len = std::min(2 * half, n - done), pairs = (std::min(half, len) + 15) / 16 * 16;
     for (std::size_t i = 0; i < pairs; i += Xoshiro256ppX8::lanes) rng.next(bits + i);
+    const bool whole = len == 2 * half;
+    if (!whole) {
+      std::fill(std::copy(x + done, x + done + len, tail), tail + 2 * half, 0.0f);
+    }
+    float* const lo = whole ? x + done : tail;
+    float* const hi = lo + half;
+#pragma omp simd aligned(bits : 64)
     for (std::size_t i = 0; i < pairs; ++i) {
       // Midpoints of 2^32 bins: u in (0, 1), never 0, so log(u) is finite.
       const float u = (static_cast<float>(static_cast<std::uint32_t>(bits[i])) + 0.5f) * 0x1p-32f;
-      squared_radius[i] = -2.0f * detail::log_unit_interval(u);
-      // The angle 2πt with t uniform on [-1/2, 1/2) (24 bits), split into a quadrant k = round(4t)
-      // and a remainder y in [-π/4, π/4] where short Taylor series are accurate to ~1e-8.
-      const float t = static_cast<float>(static_cast<std::int32_t>(bits[i] >> 40) - (1 << 23)) * 0x1p-24f;
-      const float k = std::nearbyint(4.0f * t);
-      const float y = two_pi * (t - 0.25f * k);
+      const float radius = std::sqrt(-2.0f * detail::log_unit_interval(u)) * stddev;
+      // The angle is a whole number of quarter turns q (2 bits) plus y, uniform on [-π/4, π/4)
+      // (22 bits), where short Taylor series are accurate to ~1e-8: together uniform on the
+      // circle in 2^24 bins. Rotating (cos y, sin y) by q quarter turns: an odd q turns it by 90°
+      // ((c, s) -> (-s, c)), q >= 2 by 180° (both signs flip).
+      const auto angle_bits = static_cast<std::uint32_t>(bits[i] >> 40);
+      const float y = static_cast<float>(static_cast<std::int32_t>(angle_bits & 0x3FFFFF) - (1 << 21)) *
+                      (quarter_turn * 0x1p-22f);
       const float y2 = y * y;
       const float sin_y = y * (1 + y2 * (-1.0f / 6 + y2 * (1.0f / 120 + y2 * (-1.0f / 5040 + y2 * (1.0f / 362880)))));
       const float cos_y = 1 + y2 * (-0.5f + y2 * (1.0f / 24 + y2 * (-1.0f / 720 + y2 * (1.0f / 40320))));
-      const int q = static_cast<int>(k) & 3;  // rotate by k quarter turns
-      c[i] = q == 0 ? cos_y : q == 1 ? -sin_y : q == 2 ? -cos_y : sin_y;
-      s[i] = q == 0 ? sin_y : q == 1 ? cos_y : q == 2 ? -sin_y : -cos_y;
+      const bool odd = (angle_bits >> 22) & 1;
+      const std::uint32_t half_turn = (angle_bits >> 23) << 31;  // the sign bit, set for q >= 2
+      const float c = std::bit_cast<float>(std::bit_cast<std::uint32_t>(odd ? -sin_y : cos_y) ^ half_turn);
+      const float s = std::bit_cast<float>(std::bit_cast<std::uint32_t>(odd ? cos_y : sin_y) ^ half_turn);
+      lo[i] += radius * c;
+      hi[i] += radius * s;
     }
-    using Block = Eigen::Map<const Eigen::ArrayXf, Eigen::Aligned64>;
-    const auto count = static_cast<Eigen::Index>(pairs);
-    const Block cos_a(c, count), sin_a(s, count);
-    Eigen::Map<Eigen::ArrayXf, Eigen::Aligned64> lo(z, count), hi(z + half, count);
-    // The radius goes through memory once (into lo): as an expression it would be computed twice.
-    lo = Block(squared_radius, count).sqrt() * stddev;
-    hi = lo * sin_a;
-    lo *= cos_a;
-    for (std::size_t i = 0; i < len; ++i) x[done + i] += z[i];
+    if (!whole) std::copy(tail, tail + len, x + done);
   }
 }
 

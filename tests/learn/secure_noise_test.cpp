@@ -116,10 +116,10 @@ TEST_CASE("secure noise: determined by the key, a different stream for each key,
 TEST_CASE("secure noise: N(0, stddev^2) by moments and a chi-square goodness-of-fit test") {
   constexpr std::size_t n = 1 << 21;
   constexpr double stddev = 2.5;
-  // 128 blocks of 16384 draws, as training reads them.
+  // 512 blocks of 4096 draws, as training reads them.
   std::vector<float> x(n, 0.0f);
-  for (std::uint32_t b = 0; b < n / 16384; ++b)
-    add_gaussian_secure(x.data() + 16384 * b, 16384, stddev, test_key(3), 11, b);
+  for (std::uint32_t b = 0; b < n / 4096; ++b)
+    add_gaussian_secure(x.data() + 4096 * b, 4096, stddev, test_key(3), 11, b);
   const double N = static_cast<double>(n);
   double sum = 0, sq = 0, cross = 0;
   int beyond4 = 0;
