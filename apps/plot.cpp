@@ -29,6 +29,8 @@ int run_plot(int argc, char** argv) {
       "robust", po::bool_switch(),
       "front: also draw each run's robust front (each evaluated setting at the utility GP's posterior median)")(
       "max-epsilon", po::value<double>(), "front: end the epsilon axis here (the caption counts the points beyond)")(
+      "colour-by", po::value<std::string>(),
+      "front: the further objective that colours the front points (default: the third)")(
       "max-evaluations", po::value<long long>()->default_value(0),
       "hv: end the evaluations axis here (0: at the longest run)")(
       "zoom", po::bool_switch(), "hv: the hypervolume axis spans the values after the initial points, not from 0")(
@@ -59,9 +61,10 @@ int run_plot(int argc, char** argv) {
   };
   plot::GnuplotScript script;
   if (kind == "front") {
-    plot::FrontFigureOptions front{accuracy, exact_ptr, {}, {}, {}, {}};
+    plot::FrontFigureOptions front{accuracy, exact_ptr, {}, {}, {}, {}, {}};
     if (vm.count("max-epsilon")) front.max_epsilon = vm["max-epsilon"].as<double>();
     front.non_private = utility_flag(vm, "non-private");
+    if (vm.count("colour-by")) front.colour_by = vm["colour-by"].as<std::string>();
     std::vector<std::optional<study::RunData>> robust;
     robust.reserve(runs.size());  // front.robust points into it
     if (vm["robust"].as<bool>())

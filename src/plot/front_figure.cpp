@@ -32,9 +32,22 @@ std::vector<pareto::Point2> front_points(const study::RunData& run) {
   return points;
 }
 
-// The objective every run has as its third, which the front points show as colour (DESIGN.md §3.7:
-// 2-D projections, the third objective as colour); none when the runs have two or differ.
-std::optional<std::string> colour_objective(const std::vector<LabelledRun>& runs) {
+// The objective whose values colour the front points (DESIGN.md §3.7: 2-D projections, a further
+// objective as colour): `wanted` when given, which every run must have after (ε, error); else the
+// third, when every run has the same one; none for two-objective runs or runs that differ.
+std::optional<std::string> colour_objective(const std::vector<LabelledRun>& runs,
+                                            const std::optional<std::string>& wanted) {
+  if (wanted) {
+    std::optional<std::string> column;
+    for (const auto& run : runs) {
+      const auto& objectives = run.data.info.objectives;
+      const std::string where = "--colour-by " + printable(*wanted) + " (run " + printable(run.directory) + ")";
+      const std::size_t i = objectives.index_of(*wanted, where);
+      if (i < 2) throw InputError(where + ": '" + printable(*wanted) + "' is an axis of the figure, not a colour");
+      column = objectives[i].column();
+    }
+    return column;
+  }
   std::optional<std::string> name;
   for (const auto& run : runs) {
     const auto& objectives = run.data.info.objectives;
@@ -109,7 +122,7 @@ GnuplotScript front_figure(const std::vector<LabelledRun>& runs, const FrontFigu
 
   GnuplotScript script;
   std::vector<std::string> plots, captions;
-  const std::optional<std::string> colour = colour_objective(runs);
+  const std::optional<std::string> colour = colour_objective(runs, options.colour_by);
   std::vector<const study::RunData*> all;
   std::size_t evaluations = 0;
   for (std::size_t k = 0; k < runs.size(); ++k) {

@@ -1,5 +1,6 @@
 #include "dpareto/plot/report.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -48,6 +49,29 @@ std::string markdown_text(const std::string& text) {
     }
   }
   return out;
+}
+
+// The further objectives (after ε and error) that every run has, in the first run's order, less
+// the one the front figure already colours by: the third, when it is every run's third.
+std::vector<std::string> further_colour_objectives(const std::vector<LabelledRun>& runs) {
+  std::vector<std::string> common;
+  if (runs.empty()) return common;
+  const auto further = runs.front().data.info.objectives.further_names();
+  const auto third_of = [](const LabelledRun& run) {
+    const auto names = run.data.info.objectives.further_names();
+    return names.empty() ? std::string() : names.front();
+  };
+  for (std::size_t i = 0; i < further.size(); ++i) {
+    const bool everywhere = std::all_of(runs.begin(), runs.end(), [&](const LabelledRun& run) {
+      const auto names = run.data.info.objectives.further_names();
+      return std::find(names.begin(), names.end(), further[i]) != names.end();
+    });
+    const bool coloured_already = i == 0 && std::all_of(runs.begin(), runs.end(), [&](const LabelledRun& run) {
+                                    return third_of(run) == further[0];
+                                  });
+    if (everywhere && !coloured_already) common.push_back(further[i]);
+  }
+  return common;
 }
 
 std::string front_table(const LabelledRun& run) {
@@ -135,12 +159,19 @@ ReportResult write_report(const std::vector<std::string>& run_dirs, const Report
   // Each run's robust front (drawn dotted, its hypervolume tabled), where one can be fitted.
   std::vector<std::optional<study::RunData>> robust(runs.size());
   std::vector<std::string> no_robust(runs.size());
-  FrontFigureOptions front{options.accuracy, exact_ptr, {}, {}, {}, {}};
+  FrontFigureOptions front{options.accuracy, exact_ptr, {}, {}, {}, {}, {}};
   for (std::size_t k = 0; k < runs.size(); ++k) {
     if (options.robust_run) robust[k] = options.robust_run(runs[k], no_robust[k]);
     front.robust.push_back(robust[k] ? &*robust[k] : nullptr);
   }
   add("front", "Pareto fronts", [&] { return front_figure(runs, front); });
+  // The front figure colours by the third objective; each other further one gets a figure of its own.
+  for (const std::string& name : further_colour_objectives(runs)) {
+    FrontFigureOptions coloured = front;
+    coloured.colour_by = name;
+    add("front-" + file_safe(name), "Pareto fronts coloured by " + name,
+        [&] { return front_figure(runs, coloured); });
+  }
   add("hv", "Hypervolume vs evaluations", [&] { return hv_figure(runs, {exact_ptr}); });
   std::vector<LabelledRun> spread;
   for (const auto& run : runs)

@@ -1,10 +1,12 @@
 // Issue 13 item 2 end to end: an external oracle declaring a third objective in space.json, explored
 // with three GPs and 3-D HVPoI; the files carry its column, `pick --max NAME=V` limits it, the front
 // figure colours by it; a built-in problem with --objective train_seconds; bad declarations and
-// limits refused with one line and exit 2.
+// limits refused with one line and exit 2. A fourth objective colours the front figure on request
+// (`plot front --colour-by`) and in a report figure of its own.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -21,7 +23,9 @@ const dpareto::test::TempRoot three_objectives_cli_root("dpareto_three_objective
 
 // ε = 10 / noise, utility = 0.9 − 0.05 noise − 0.1 |log10 lr + 1|, latency_ms = 100 · lr^(-1/2):
 // the most useful settings are the slow ones, so the third objective is in conflict.
-void write_objectives_oracle(const fs::path& dir, const std::string& objectives) {
+// With `memory`, the oracle also prints memory_mb = 50 + 10 · noise (a fourth objective, in
+// conflict with ε: less memory where the noise is small).
+void write_objectives_oracle(const fs::path& dir, const std::string& objectives, bool memory = false) {
   std::ofstream(dir / "space.json")
       << R"({"parameters": [{"name": "lr", "kind": "continuous", "low": 0.001, "high": 1, "scale": "log"},)"
       << R"( {"name": "noise", "kind": "continuous", "low": 0.5, "high": 8, "scale": "linear"}],)"
@@ -29,8 +33,9 @@ void write_objectives_oracle(const fs::path& dir, const std::string& objectives)
   std::ofstream(dir / "oracle.sh")
       << "#!/bin/sh\n"
       << R"(awk -v lr="$1" -v n="$2" 'BEGIN { l = log(lr) / log(10) + 1; if (l < 0) l = -l;)"
-      << R"( printf "{\"epsilon\": %.17g, \"utility\": %.17g, \"latency_ms\": %.17g}\n", 10 / n,)"
-      << R"( 0.9 - 0.05 * n - 0.1 * l, 100 / sqrt(lr) }')"
+      << R"( printf "{\"epsilon\": %.17g, \"utility\": %.17g, \"latency_ms\": %.17g)"
+      << (memory ? R"(, \"memory_mb\": %.17g}\n", 10 / n, 0.9 - 0.05 * n - 0.1 * l, 100 / sqrt(lr), 50 + 10 * n }')"
+                 : R"(}\n", 10 / n, 0.9 - 0.05 * n - 0.1 * l, 100 / sqrt(lr) }')")
       << "\n";
   fs::permissions(dir / "oracle.sh", fs::perms::owner_all);
 }
@@ -136,4 +141,50 @@ TEST_CASE("three objectives: a built-in problem's training seconds") {
   const auto summary = nlohmann::json::parse(read_text(dir / "run" / "summary.json"));
   CHECK(summary.at("objectives") == nlohmann::json({"epsilon", "error", "train_seconds"}));
   for (const auto& p : summary.at("front")) CHECK(p.at("train_seconds").get<double>() > 0);
+}
+
+TEST_CASE("four objectives: plot front --colour-by a further one, and a report figure for each beyond the third") {
+  const auto dir = three_objectives_cli_root.dir("four");
+  write_objectives_oracle(
+      dir, R"([{"name": "latency_ms", "transform": "log", "reference": 4000}, {"name": "memory_mb", "reference": 200}])",
+      true);
+  const auto explored = run_cli(
+      "explore --space space.json --oracle-cmd './oracle.sh {lr} {noise}' --budget 12 --init 6 --seed 4 --out run",
+      dir);
+  REQUIRE_MESSAGE(explored.status == 0, explored.output);
+  const auto summary = nlohmann::json::parse(read_text(dir / "run" / "summary.json"));
+  REQUIRE(summary.at("objectives") == nlohmann::json({"epsilon", "error", "latency_ms", "memory_mb"}));
+
+  // The front points carry the chosen objective's values as the colour column.
+  const auto by_memory = run_cli("plot front run --colour-by memory_mb --keep-script --out memory.png", dir);
+  REQUIRE_MESSAGE(by_memory.status == 0, by_memory.output);
+  CHECK(fs::file_size(dir / "memory.png") > 1000);
+  const std::string memory_script = read_text(dir / "memory.png.gp");
+  CHECK(memory_script.find("set cblabel 'memory_mb'") != std::string::npos);
+  CHECK(memory_script.find("coloured by memory_mb") != std::string::npos);
+  double lowest_memory = 1e300;
+  for (const auto& p : summary.at("front")) lowest_memory = std::min(lowest_memory, p.at("memory_mb").get<double>());
+  CHECK(memory_script.find(" " + dpareto::format_number(lowest_memory) + "\n") != std::string::npos);
+  const auto by_default = run_cli("plot front run --keep-script --out default.png", dir);
+  REQUIRE_MESSAGE(by_default.status == 0, by_default.output);
+  CHECK(read_text(dir / "default.png.gp").find("set cblabel 'latency_ms'") != std::string::npos);
+
+  // An objective the run does not have, or an axis, is one line and exit 2; nothing is written.
+  const auto unknown = run_cli("plot front run --colour-by memory --out unknown.png", dir);
+  CHECK(unknown.status == 2);
+  CHECK(unknown.output.find("--colour-by memory (run run): no objective 'memory' (this run has epsilon, error, "
+                            "latency_ms, memory_mb)") != std::string::npos);
+  const auto axis = run_cli("plot front run --colour-by epsilon --out axis.png", dir);
+  CHECK(axis.status == 2);
+  CHECK(axis.output.find("'epsilon' is an axis of the figure, not a colour") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "unknown.png"));
+  CHECK_FALSE(fs::exists(dir / "axis.png"));
+
+  // The report draws the front coloured by latency (the third) and a second figure by memory.
+  const auto report = run_cli("report run", dir);
+  REQUIRE_MESSAGE(report.status == 0, report.output);
+  CHECK(fs::file_size(dir / "run" / "report" / "front-memory_mb.png") > 1000);
+  CHECK_FALSE(fs::exists(dir / "run" / "report" / "front-latency_ms.png"));
+  CHECK(read_text(dir / "run" / "report" / "report.md").find("Pareto fronts coloured by memory\\_mb") !=
+        std::string::npos);
 }

@@ -30,6 +30,9 @@ struct FrontFigureOptions {
   // (explore/robust_front.hpp): its front is drawn as a thin dotted staircase in a darker shade of the run's colour
   // (visible where it runs along the bold observed front).
   std::vector<const study::RunData*> robust;
+  // The further objective whose values colour the front points (every run must have it); without
+  // it, the third objective when every run has the same.
+  std::optional<std::string> colour_by;
 };
 
 // Throws InputError when a run has nothing to draw (see require_plottable). Render with render().
