@@ -62,9 +62,7 @@ void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
     const std::size_t len = std::min(2 * half, n - done), pairs = (std::min(half, len) + 15) / 16 * 16;
     for (std::size_t i = 0; i < pairs; i += Xoshiro256ppX8::lanes) rng.next(bits + i);
     const bool whole = len == 2 * half;
-    if (!whole) {
-      std::fill(std::copy(x + done, x + done + len, tail), tail + 2 * half, 0.0f);
-    }
+    if (!whole) std::fill(std::copy(x + done, x + done + len, tail), tail + 2 * half, 0.0f);
     float* const lo = whole ? x + done : tail;
     float* const hi = lo + half;
 #pragma omp simd aligned(bits : 64)

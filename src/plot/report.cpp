@@ -54,22 +54,19 @@ std::string markdown_text(const std::string& text) {
 // The further objectives (after ε and error) that every run has, in the first run's order, less
 // the one the front figure already colours by: the third, when it is every run's third.
 std::vector<std::string> further_colour_objectives(const std::vector<LabelledRun>& runs) {
+  std::vector<std::vector<std::string>> names;  // each run's further objectives
+  for (const auto& run : runs) names.push_back(run.data.info.objectives.further_names());
   std::vector<std::string> common;
-  if (runs.empty()) return common;
-  const auto further = runs.front().data.info.objectives.further_names();
-  const auto third_of = [](const LabelledRun& run) {
-    const auto names = run.data.info.objectives.further_names();
-    return names.empty() ? std::string() : names.front();
-  };
-  for (std::size_t i = 0; i < further.size(); ++i) {
-    const bool everywhere = std::all_of(runs.begin(), runs.end(), [&](const LabelledRun& run) {
-      const auto names = run.data.info.objectives.further_names();
-      return std::find(names.begin(), names.end(), further[i]) != names.end();
+  if (names.empty()) return common;
+  for (std::size_t i = 0; i < names.front().size(); ++i) {
+    const std::string& name = names.front()[i];
+    const bool everywhere = std::all_of(names.begin(), names.end(), [&](const auto& n) {
+      return std::find(n.begin(), n.end(), name) != n.end();
     });
-    const bool coloured_already = i == 0 && std::all_of(runs.begin(), runs.end(), [&](const LabelledRun& run) {
-                                    return third_of(run) == further[0];
-                                  });
-    if (everywhere && !coloured_already) common.push_back(further[i]);
+    // Every run has it, so every list is non-empty.
+    const bool coloured_already =
+        i == 0 && everywhere && std::all_of(names.begin(), names.end(), [&](const auto& n) { return n.front() == name; });
+    if (everywhere && !coloured_already) common.push_back(name);
   }
   return common;
 }
