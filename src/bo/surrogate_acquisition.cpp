@@ -55,8 +55,8 @@ std::vector<double> SurrogateAcquisition::values(const Eigen::MatrixXd& X) {
   // The predicted seconds of the scored candidates (1 without a cost GP): a value per second.
   std::vector<double> seconds(to_score.size(), 1.0);
   if (log_seconds_) {
-    const Eigen::VectorXd log_cost = log_seconds_->predict_mean_batch(at);
-    for (std::size_t k = 0; k < to_score.size(); ++k) seconds[k] = std::exp(log_cost(to_score[k]));
+    const Eigen::VectorXd log_cost = log_seconds_->predict_mean_batch(at(to_score, Eigen::all));
+    for (std::size_t k = 0; k < to_score.size(); ++k) seconds[k] = std::exp(log_cost(static_cast<Eigen::Index>(k)));
   }
   const std::vector<double> scored =
       active_ == &fallback_ ? top_values(predictions, seconds) : all_values(predictions, seconds);
