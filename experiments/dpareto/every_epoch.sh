@@ -13,10 +13,13 @@
 #
 # EVERY_KNOWN=1: the every-epoch arm also computes ε exactly inside the acquisition (--known-epsilon),
 # and both arms account with RDP, which --known-epsilon needs. EVERY_COST=1: the every-epoch arm
-# ranks its proposals by acquisition per predicted training second (--cost-aware).
+# ranks its proposals by acquisition per predicted training second (--cost-aware). RESCORE=1: also
+# every_epoch-rescored.txt (bench_rescored_fronts: the final-epoch run's front and the every-epoch
+# run's front at 1/3 of its training seconds, each point trained again with a fresh seed, both axes;
+# ~1 s a front point, 2 threads); finished explorations are not run again.
 #
 # usage: experiments/dpareto/every_epoch.sh [MODEL...]   (default adult-logreg-sgd)
-#        knobs: those of common.sh, EVERY_KNOWN and EVERY_COST; BUDGET defaults to 256, EVERY_BUDGET to 128 and
+#        knobs: those of common.sh, EVERY_KNOWN, EVERY_COST and RESCORE; BUDGET defaults to 256, EVERY_BUDGET to 128 and
 #        SEEDS to 10 here
 [ "${SMOKE:-0}" = 1 ] || : "${BUDGET:=256}" "${EVERY_BUDGET:=128}" "${SEEDS:=10}"
 source "$(dirname "$0")/common.sh"
@@ -38,8 +41,12 @@ case "${EVERY_COST:-0}" in
   1) every_flags+=(--cost-aware) ;;
   *) die "EVERY_COST=${EVERY_COST}: expected 0 or 1" ;;
 esac
+case "${RESCORE:-0}" in
+  0 | 1) ;;
+  *) die "RESCORE=${RESCORE}: expected 0 or 1" ;;
+esac
 adult_models_from "$@"
-build_cli bench_hv_by_training_time
+build_cli bench_hv_by_training_time bench_rescored_fronts
 
 mkdir -p "$out_root"
 table="$out_root/every_epoch.md"
@@ -64,6 +71,10 @@ for m in "${models[@]}"; do
   "$dpareto" plot hv "${everys[@]}" "${finals[@]}" --max-evaluations "$budget" --zoom --out "$dir/every_epoch_hv.png" > /dev/null
   "$build/bench_hv_by_training_time" "${finals[@]}" -- "${everys[@]}" > "$dir/every_epoch-time.txt"
   "$build/bench_hv_by_training_time" --hv-axis log "${finals[@]}" -- "${everys[@]}" > "$dir/every_epoch-time-log.txt"
+  if [ "${RESCORE:-0}" = 1 ]; then
+    "$build/bench_rescored_fronts" --threads "$jobs" "${finals[@]}" -- "${everys[@]}" > "$dir/every_epoch-rescored.txt"
+    echo "  wrote $dir/every_epoch-rescored.txt"
+  fi
   ratio="$(grep '^mean over' "$dir/every_epoch-time.txt" | sed 's/^mean over the //')"
   ratio_log="$(grep '^mean over' "$dir/every_epoch-time-log.txt" | sed 's/^mean over the //')"
   linear="$(welch_line "$dir/every_epoch-linear.txt")"

@@ -22,6 +22,20 @@ problems::ProblemOptions recorded_problem_options(const nlohmann::json& summary)
   return options;
 }
 
+// The record columns of the space's parameters, in the space's order.
+std::vector<std::size_t> record_columns(const space::Space& space, const study::RunData& run, const std::string& summary) {
+  std::vector<std::size_t> columns;
+  for (const auto& p : space.parameters()) {
+    const auto& names = run.info.parameter_names;
+    const auto it = std::find(names.begin(), names.end(), p.name);
+    if (it == names.end())
+      throw InputError(summary + ": the run has no column for parameter '" + p.name + "' of problem '" +
+                       run.info.problem + "'");
+    columns.push_back(static_cast<std::size_t>(it - names.begin()));
+  }
+  return columns;
+}
+
 // An external oracle's space, as the run recorded it (summary.json "space").
 space::Space external_space(const nlohmann::json& summary, const std::string& where) {
   const auto it = summary.find("space");
@@ -50,7 +64,7 @@ std::unique_ptr<problems::Problem> external_problem(const nlohmann::json& summar
 
 }  // namespace
 
-space::Params RunModel::params_of(const study::EvaluationRecord& record) const {
+space::Params params_in_space_order(const std::vector<std::size_t>& record_column, const study::EvaluationRecord& record) {
   space::Params p(record_column.size());
   for (std::size_t i = 0; i < record_column.size(); ++i) p[i] = record.params.at(record_column[i]);
   return p;
@@ -72,14 +86,7 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
   } catch (const InputError& e) {
     throw InputError(summary + ": cannot rebuild problem '" + run.info.problem + "' (" + e.what() + ")");
   }
-  for (const auto& p : space->parameters()) {
-    const auto& names = run.info.parameter_names;
-    const auto it = std::find(names.begin(), names.end(), p.name);
-    if (it == names.end())
-      throw InputError(summary + ": the run has no column for parameter '" + p.name + "' of problem '" +
-                       run.info.problem + "'");
-    model.record_column.push_back(static_cast<std::size_t>(it - names.begin()));
-  }
+  model.record_column = record_columns(*space, run, summary);
   bo::ExplorerOptions options;
   options.objectives = run.info.objectives;
   options.axis.kind = run.info.hv_axis == "log" ? pareto::EpsilonAxis::Kind::log10 : pareto::EpsilonAxis::Kind::linear;
@@ -107,6 +114,23 @@ RunModel rebuild_run_model(const study::RunData& run, const std::string& directo
     throw InputError(directory + ": " + e.what());
   }
   return model;
+}
+
+RunProblem rebuild_run_problem(const study::RunData& run, const std::string& directory,
+                               const problems::ProblemOptions& overrides) {
+  const std::string summary = directory + "/summary.json";
+  if (run.info.problem == "external")
+    throw InputError(summary + ": an external oracle's run (its command is not run again here)");
+  problems::ProblemOptions options = recorded_problem_options(run.summary);
+  for (const auto& [key, value] : overrides) options[key] = value;
+  RunProblem rebuilt;
+  try {
+    rebuilt.problem = problems::make_problem(run.info.problem, options);
+  } catch (const InputError& e) {
+    throw InputError(summary + ": cannot rebuild problem '" + run.info.problem + "' (" + e.what() + ")");
+  }
+  rebuilt.record_column = record_columns(rebuilt.problem->space(), run, summary);
+  return rebuilt;
 }
 
 }  // namespace dpareto::explore
