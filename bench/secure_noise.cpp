@@ -1,5 +1,5 @@
 // Cost of releasable noise: one DP-SGD epoch (lot 256, σ = 1, L = 1, float32) with the fast seeded
-// noise (xoshiro256++, float Box–Muller) and with the secure noise (TrainConfig::noise_key:
+// noise (xoshiro128++, float Box–Muller) and with the secure noise (TrainConfig::noise_key:
 // ChaCha20 keystream, double Box–Muller), and the raw throughput of both samplers. Prints wall and
 // process CPU seconds (best of several runs) and the secure/fast ratio.
 // Usage: bench_secure_noise [threads] [data_dir]

@@ -83,9 +83,15 @@ adult_models_from() {
   build_cli
 }
 
-# Builds the CLI and the further targets named (REBUILD=0: uses what BUILD_DIR holds).
+# Builds the CLI and the further targets named (REBUILD=0: uses what BUILD_DIR holds, and builds
+# only the targets named that it lacks).
 build_cli() {  # [TARGET...]
-  [ -x "$dpareto" ] && [ "${REBUILD:-1}" = 0 ] && return
+  if [ "${REBUILD:-1}" = 0 ]; then
+    local target missing=()
+    [ -x "$dpareto" ] || missing+=(dpareto)
+    for target in "$@"; do [ -x "$build/$target" ] || missing+=("$target"); done
+    [ "${#missing[@]}" -eq 0 ] && return
+  fi
   [ -f "$build/CMakeCache.txt" ] || cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDPARETO_NATIVE=ON >/dev/null
   cmake --build "$build" --target dpareto "$@" -j"$jobs" >/dev/null
 }

@@ -3,54 +3,55 @@
 #include "dpareto/learn/gaussian_noise.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 namespace dpareto::learn {
 namespace {
 
-// Eight independent xoshiro256++ streams (Blackman & Vigna) advanced in lock step, so that the
-// compiler vectorizes the state update; each lane is seeded through SplitMix64.
-class Xoshiro256ppX8 {
+// Eight independent xoshiro128++ streams (Blackman & Vigna; 32-bit words, so that one step of all
+// eight is one 256-bit vector) advanced in lock step; each lane is seeded through SplitMix64.
+class Xoshiro128ppX8 {
  public:
   static constexpr int lanes = 8;
-  explicit Xoshiro256ppX8(std::uint64_t seed) {
+  explicit Xoshiro128ppX8(std::uint64_t seed) {
     for (int k = 0; k < lanes; ++k)
-      for (std::uint64_t* s : {s0_, s1_, s2_, s3_}) {
+      for (auto [a, b] : {std::pair{s0_, s1_}, std::pair{s2_, s3_}}) {
         seed += 0x9E3779B97F4A7C15ULL;
         std::uint64_t z = seed;
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        s[k] = z ^ (z >> 31);
+        z ^= z >> 31;
+        a[k] = static_cast<std::uint32_t>(z);
+        b[k] = static_cast<std::uint32_t>(z >> 32);
       }
   }
-  void next(std::uint64_t* __restrict out) {
+  void next(std::uint32_t* __restrict out) {
 #pragma omp simd
     for (int k = 0; k < lanes; ++k) {
-      out[k] = rotl(s0_[k] + s3_[k], 23) + s0_[k];
-      const std::uint64_t t = s1_[k] << 17;
+      out[k] = std::rotl(s0_[k] + s3_[k], 7) + s0_[k];
+      const std::uint32_t t = s1_[k] << 9;
       s2_[k] ^= s0_[k];
       s3_[k] ^= s1_[k];
       s1_[k] ^= s2_[k];
       s0_[k] ^= s3_[k];
       s2_[k] ^= t;
-      s3_[k] = rotl(s3_[k], 45);
+      s3_[k] = std::rotl(s3_[k], 11);
     }
   }
 
  private:
-  static std::uint64_t rotl(std::uint64_t x, int k) {
-    return (x << k) | (x >> (64 - k));
-  }
-  alignas(64) std::uint64_t s0_[lanes], s1_[lanes], s2_[lanes], s3_[lanes];
+  alignas(32) std::uint32_t s0_[lanes], s1_[lanes], s2_[lanes], s3_[lanes];
 };
 
 }  // namespace
 
 void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
   constexpr std::size_t half = 128;
-  Xoshiro256ppX8 rng(seed);
-  alignas(64) std::uint64_t bits[half];
+  constexpr int lanes = Xoshiro128ppX8::lanes;
+  Xoshiro128ppX8 rng(seed);
   alignas(64) float tail[2 * half];
   constexpr float quarter_turn = 0.5f * std::numbers::pi_v<float>;
   for (std::size_t done = 0; done < n; done += 2 * half) {
@@ -60,32 +61,41 @@ void add_gaussian(float* x, std::size_t n, float stddev, std::uint64_t seed) {
     // scalar tail could round differently), and a block cut short goes through a copy of its part
     // of x: every draw is added to x by the same operations whatever n, so a draw never depends on n.
     const std::size_t len = std::min(2 * half, n - done), pairs = (std::min(half, len) + 15) / 16 * 16;
-    for (std::size_t i = 0; i < pairs; i += Xoshiro256ppX8::lanes) rng.next(bits + i);
     const bool whole = len == 2 * half;
     if (!whole) std::fill(std::copy(x + done, x + done + len, tail), tail + 2 * half, 0.0f);
     float* const lo = whole ? x + done : tail;
     float* const hi = lo + half;
-#pragma omp simd aligned(bits : 64)
-    for (std::size_t i = 0; i < pairs; ++i) {
-      // Midpoints of 2^32 bins: u in (0, 1), never 0, so log(u) is finite.
-      const float u = (static_cast<float>(static_cast<std::uint32_t>(bits[i])) + 0.5f) * 0x1p-32f;
-      const float radius = std::sqrt(-2.0f * detail::log_unit_interval(u)) * stddev;
-      // The angle is a whole number of quarter turns q (2 bits) plus y, uniform on [-π/4, π/4)
-      // (22 bits), where short Taylor series are accurate to ~1e-8: together uniform on the
-      // circle in 2^24 bins. Rotating (cos y, sin y) by q quarter turns: an odd q turns it by 90°
-      // ((c, s) -> (-s, c)), q >= 2 by 180° (both signs flip).
-      const auto angle_bits = static_cast<std::uint32_t>(bits[i] >> 40);
-      const float y = static_cast<float>(static_cast<std::int32_t>(angle_bits & 0x3FFFFF) - (1 << 21)) *
-                      (quarter_turn * 0x1p-22f);
-      const float y2 = y * y;
-      const float sin_y = y * (1 + y2 * (-1.0f / 6 + y2 * (1.0f / 120 + y2 * (-1.0f / 5040 + y2 * (1.0f / 362880)))));
-      const float cos_y = 1 + y2 * (-0.5f + y2 * (1.0f / 24 + y2 * (-1.0f / 720 + y2 * (1.0f / 40320))));
-      const bool odd = (angle_bits >> 22) & 1;
-      const std::uint32_t half_turn = (angle_bits >> 23) << 31;  // the sign bit, set for q >= 2
-      const float c = std::bit_cast<float>(std::bit_cast<std::uint32_t>(odd ? -sin_y : cos_y) ^ half_turn);
-      const float s = std::bit_cast<float>(std::bit_cast<std::uint32_t>(odd ? cos_y : sin_y) ^ half_turn);
-      lo[i] += radius * c;
-      hi[i] += radius * s;
+    // Eight pairs at a time, each from two words drawn just before it: the generator's integer work
+    // then fills the time the transform's long dependency chain (log, square root) leaves idle.
+    for (std::size_t first = 0; first < pairs; first += lanes) {
+      alignas(32) std::uint32_t radius_words[lanes], angle_words[lanes];
+      rng.next(radius_words);
+      rng.next(angle_words);
+#pragma omp simd aligned(radius_words, angle_words : 32)
+      for (int k = 0; k < lanes; ++k) {
+        const std::size_t i = first + static_cast<std::size_t>(k);
+        // Midpoints of 2^31 bins from a word's top 31 bits (a signed conversion, one instruction):
+        // u in (0, 1), never 0, so log(u) is finite.
+        const float u = (static_cast<float>(static_cast<std::int32_t>(radius_words[k] >> 1)) + 0.5f) * 0x1p-31f;
+        const float radius = std::sqrt(-2.0f * detail::log_unit_interval(u)) * stddev;
+        // The angle is a whole number of quarter turns q (2 bits) plus y, uniform on [-π/4, π/4)
+        // (22 bits), where short Taylor series are accurate to ~1e-8: together uniform on the
+        // circle in 2^24 bins, from the word's top 24 bits. Rotating (cos y, sin y) by q quarter
+        // turns: an odd q turns it by 90° ((c, s) -> (-s, c)), q >= 2 by 180° (both signs flip).
+        const std::uint32_t angle_bits = angle_words[k] >> 8;
+        const float y = static_cast<float>(static_cast<std::int32_t>(angle_bits & 0x3FFFFF) - (1 << 21)) *
+                        (quarter_turn * 0x1p-22f);
+        const float y2 = y * y;
+        const float sin_y =
+            y * (1 + y2 * (-1.0f / 6 + y2 * (1.0f / 120 + y2 * (-1.0f / 5040 + y2 * (1.0f / 362880)))));
+        const float cos_y = 1 + y2 * (-0.5f + y2 * (1.0f / 24 + y2 * (-1.0f / 720 + y2 * (1.0f / 40320))));
+        const bool odd = (angle_bits >> 22) & 1;
+        const std::uint32_t half_turn = (angle_bits >> 23) << 31;  // the sign bit, set for q >= 2
+        const float c = std::bit_cast<float>(std::bit_cast<std::uint32_t>(odd ? -sin_y : cos_y) ^ half_turn);
+        const float s = std::bit_cast<float>(std::bit_cast<std::uint32_t>(odd ? cos_y : sin_y) ^ half_turn);
+        lo[i] += radius * c;
+        hi[i] += radius * s;
+      }
     }
     if (!whole) std::copy(tail, tail + len, x + done);
   }

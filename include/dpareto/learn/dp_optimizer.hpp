@@ -10,7 +10,7 @@
 // accountant (privacy::Sampling is the one switch for both), so they cannot be mixed.
 // σ = 0 with clip = +inf is the non-private baseline (plain mini-batch SGD / Adam, ε = +inf).
 //
-// Noise generators. By default the noise comes from the fast, seeded xoshiro256++ sampler
+// Noise generators. By default the noise comes from the fast, seeded xoshiro128++ sampler
 // (gaussian_noise.hpp): right for the utility oracles, wrong for a model that is released, since
 // that generator is predictable. With `noise_key` set, every noise draw comes instead from the
 // ChaCha20 keystream under that key (secure_gaussian_noise.hpp), stream (step, parameter block),

@@ -1,7 +1,7 @@
 #pragma once
 // Gaussian noise for models that are released (TrainConfig::noise_key): every draw comes from the
 // ChaCha20 keystream (RFC 8439, privacy::ChaChaRandomSource::keystream_words) under a 256-bit key,
-// a cryptographically secure generator, instead of the fast path's xoshiro256++ (gaussian_noise.hpp),
+// a cryptographically secure generator, instead of the fast path's xoshiro128++ (gaussian_noise.hpp),
 // whose future output can be predicted from past output.
 //
 // Streams. The draws of (training step s, parameter block b) come from the keystream with nonce
