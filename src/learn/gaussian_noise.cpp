@@ -6,27 +6,27 @@
 #include <bit>
 #include <cmath>
 #include <numbers>
-#include <utility>
+
+#include "dpareto/core/random.hpp"
 
 namespace dpareto::learn {
 namespace {
 
 // Eight independent xoshiro128++ streams (Blackman & Vigna; 32-bit words, so that one step of all
-// eight is one 256-bit vector) advanced in lock step; each lane is seeded through SplitMix64.
+// eight is one 256-bit vector) advanced in lock step; each lane's 128-bit state is two SplitMix64
+// outputs of the seed (derive_seed).
 class Xoshiro128ppX8 {
  public:
   static constexpr int lanes = 8;
   explicit Xoshiro128ppX8(std::uint64_t seed) {
-    for (int k = 0; k < lanes; ++k)
-      for (auto [a, b] : {std::pair{s0_, s1_}, std::pair{s2_, s3_}}) {
-        seed += 0x9E3779B97F4A7C15ULL;
-        std::uint64_t z = seed;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        z ^= z >> 31;
-        a[k] = static_cast<std::uint32_t>(z);
-        b[k] = static_cast<std::uint32_t>(z >> 32);
-      }
+    for (int k = 0; k < lanes; ++k) {
+      const std::uint64_t low = derive_seed(seed, 2 * static_cast<std::uint64_t>(k));
+      const std::uint64_t high = derive_seed(seed, 2 * static_cast<std::uint64_t>(k) + 1);
+      s0_[k] = static_cast<std::uint32_t>(low);
+      s1_[k] = static_cast<std::uint32_t>(low >> 32);
+      s2_[k] = static_cast<std::uint32_t>(high);
+      s3_[k] = static_cast<std::uint32_t>(high >> 32);
+    }
   }
   void next(std::uint32_t* __restrict out) {
 #pragma omp simd
