@@ -284,11 +284,18 @@ double Network::mean_loss(const Eigen::VectorXf& params, const MatrixF& x, std::
   return loss_head(logits, labels, scratch) / static_cast<double>(x.rows());
 }
 
+namespace {
+
+// The class that `outputs` logits at z predict: 1 iff z > 0 (one output), else the first argmax.
+int predicted_class_of(const float* z, int outputs) {
+  if (outputs == 1) return z[0] > 0 ? 1 : 0;
+  return static_cast<int>(std::max_element(z, z + outputs) - z);
+}
+
+}  // namespace
+
 int Network::predicted_class(const MatrixF& logits, Eigen::Index i) const {
-  if (arch_.outputs == 1) return logits(i, 0) > 0 ? 1 : 0;
-  int predicted = 0;
-  logits.row(i).maxCoeff(&predicted);
-  return predicted;
+  return predicted_class_of(logits.row(i).data(), arch_.outputs);
 }
 
 double accuracy(const Network& net, const Eigen::VectorXf& params, const Dataset& data, int threads) {
@@ -310,6 +317,58 @@ double accuracy(const Network& net, const Eigen::VectorXf& params, const Dataset
     }
   }
   return n ? static_cast<double>(correct) / n : 0.0;
+}
+
+std::vector<double> accuracies(const Network& net, std::span<const Eigen::VectorXf> params, const Dataset& data,
+                               int threads) {
+  for (const Eigen::VectorXf& p : params)
+    if (static_cast<std::size_t>(p.size()) != net.num_parameters())
+      throw InputError("accuracies: " + std::to_string(p.size()) + " parameters, network " +
+                       net.architecture().name + " has " + std::to_string(net.num_parameters()));
+  std::vector<double> result;
+  if (net.num_layers() > 1 || params.size() < 2) {
+    for (const Eigen::VectorXf& p : params) result.push_back(accuracy(net, p, data, threads));
+    return result;
+  }
+  net.check_inputs(data);
+  // Vector k's weights are columns [k·out, (k+1)·out) of one layer, its bias the same part of `bias`;
+  // zero columns pad the width to a multiple of 16, which the compressed-row product sums in
+  // registers 16 at a time (it would take a remainder one column at a time).
+  const Network::Offset& layer = net.offsets_.front();
+  const int k_count = static_cast<int>(params.size()), out = layer.out, width = (k_count * out + 15) / 16 * 16;
+  MatrixF weights = MatrixF::Zero(layer.in, width);
+  Eigen::RowVectorXf bias = Eigen::RowVectorXf::Zero(width);
+  for (int k = 0; k < k_count; ++k) {
+    const float* p = params[static_cast<std::size_t>(k)].data();
+    weights.middleCols(k * out, out) = Eigen::Map<const MatrixF>(p + layer.weights, layer.in, out);
+    bias.segment(k * out, out) = Eigen::Map<const Eigen::RowVectorXf>(p + layer.bias, out);
+  }
+  constexpr int chunk = 1024;
+  const int n = data.size();
+  const int chunks = (n + chunk - 1) / chunk;
+  std::vector<long long> correct(static_cast<std::size_t>(k_count), 0);
+#pragma omp parallel num_threads(std::max(1, std::min(threads, chunks)))
+  {
+    omp_set_num_threads(1);  // keep Eigen's own GEMM threads out of this team
+    std::vector<long long> own(static_cast<std::size_t>(k_count), 0);
+    MatrixF z, scratch;
+    SparseRowsF sparse_scratch;
+#pragma omp for schedule(static)
+    for (int c = 0; c < chunks; ++c) {
+      const int begin = c * chunk, end = std::min(n, begin + chunk);
+      data.times_weights_range(begin, end, weights.data(), width, z, scratch, sparse_scratch);
+      z.rowwise() += bias;
+      for (int i = begin; i < end; ++i) {
+        const int label = data.labels()[static_cast<std::size_t>(i)];
+        for (int k = 0; k < k_count; ++k)
+          own[static_cast<std::size_t>(k)] += predicted_class_of(z.row(i - begin).data() + k * out, out) == label;
+      }
+    }
+#pragma omp critical
+    for (int k = 0; k < k_count; ++k) correct[static_cast<std::size_t>(k)] += own[static_cast<std::size_t>(k)];
+  }
+  for (const long long c : correct) result.push_back(n ? static_cast<double>(c) / n : 0.0);
+  return result;
 }
 
 }  // namespace dpareto::learn

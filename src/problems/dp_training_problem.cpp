@@ -15,6 +15,7 @@
 #include "dpareto/core/random.hpp"
 #include "dpareto/core/seconds_since.hpp"
 #include "dpareto/core/stop_request.hpp"
+#include "dpareto/learn/epoch_accuracies.hpp"
 #include "dpareto/learn/synthetic.hpp"
 #include "dpareto/privacy/calibration.hpp"
 
@@ -291,16 +292,17 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
       learn::TrainConfig own = cfg;
       own.threads = threads;
       const auto repeat_start = std::chrono::steady_clock::now();
-      std::vector<double>& epochs = epoch_acc[static_cast<std::size_t>(r)];
+      learn::EpochAccuracies epochs(net_, data_.test, threads, floor);
       learn::EpochObserver observe;
       if (every_epoch_)
         observe = [&](int, const Eigen::VectorXf& w) {
-          epochs.push_back(w.allFinite() ? learn::accuracy(net_, w, data_.test, threads) : floor);
+          epochs.add(w);
           epoch_seconds[static_cast<std::size_t>(r)].push_back(seconds_since(repeat_start));
         };
       const auto res = learn::train(net_, data_.train, own, derive_seed(seed, static_cast<std::uint64_t>(r)), observe);
       diverged[static_cast<std::size_t>(r)] = res.diverged;
       acc[static_cast<std::size_t>(r)] = res.diverged ? floor : learn::accuracy(net_, res.params, data_.test, threads);
+      epoch_acc[static_cast<std::size_t>(r)] = epochs.scores();
       repeat_seconds[static_cast<std::size_t>(r)] = seconds_since(repeat_start);
     } catch (const Interrupted& e) {  // an interruption wins over the other runs' errors
       interrupted = e.signal();
