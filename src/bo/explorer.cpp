@@ -68,24 +68,41 @@ space::Params Explorer::random_candidate(const std::vector<space::Params>& pendi
   return best;
 }
 
+namespace {
+
+// Whether item j of `count` is among `room` of them spread evenly: when ⌊(j + 1)·room / count⌋
+// steps past ⌊j·room / count⌋ (all of them when room ≥ count; the last one is always kept).
+bool kept_evenly(long long j, long long count, long long room) {
+  return (j + 1) * room / count > j * room / count;
+}
+
+}  // namespace
+
 std::vector<Observation> Explorer::gp_observations() const {
   const auto& all = observations();
   const auto is_result = [](const Observation& o) { return o.intermediate && o.ok; };
-  const auto results = static_cast<int>(std::count_if(all.begin(), all.end(), is_result));
-  const int room = std::max(0, kMaxGpObservations - (static_cast<int>(all.size()) - results));
-  if (results <= room) return all;
-  // `room` of them evenly spread in the order told (each training's epochs in turn): result j is kept
-  // when ⌊(j + 1)·room / results⌋ steps past ⌊j·room / results⌋.
+  // Each training's results (a run of consecutive ones, told after their evaluation) thinned to
+  // kMaxGpResultsPerTraining, evenly spread.
+  std::vector<const Observation*> capped;
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t end = i;
+    while (end < all.size() && is_result(all[end])) ++end;
+    if (end == i) {
+      capped.push_back(&all[i++]);
+      continue;
+    }
+    const auto count = static_cast<long long>(end - i);
+    for (long long j = 0; j < count; ++j)
+      if (kept_evenly(j, count, kMaxGpResultsPerTraining)) capped.push_back(&all[i + static_cast<std::size_t>(j)]);
+    i = end;
+  }
+  // Then all results together thinned to the room the evaluations leave, evenly in the order told.
+  const auto results = std::count_if(capped.begin(), capped.end(), [&](const Observation* o) { return is_result(*o); });
+  const long long room = std::max(0LL, kMaxGpObservations - (static_cast<long long>(capped.size()) - results));
   std::vector<Observation> kept;
   long long j = 0;
-  for (const auto& o : all) {
-    if (is_result(o)) {
-      const bool keep = (j + 1) * room / results > j * room / results;
-      ++j;
-      if (!keep) continue;
-    }
-    kept.push_back(o);
-  }
+  for (const Observation* o : capped)
+    if (!is_result(*o) || kept_evenly(j++, results, room)) kept.push_back(*o);
   return kept;
 }
 

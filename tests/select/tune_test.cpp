@@ -27,6 +27,7 @@
 namespace fs = std::filesystem;
 using namespace dpareto::select;
 
+using dpareto::test::read_text;
 using dpareto::test::run_cli;
 
 namespace {

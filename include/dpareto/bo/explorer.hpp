@@ -38,6 +38,10 @@ class Explorer : public Proposer {
   // (every epoch of every training, issue 18 item 2) are thinned evenly to fit. The front and the
   // improvement region use every observation.
   static constexpr int kMaxGpObservations = 512;
+  // And at most this many results of one training, evenly spread over its epochs: a training's
+  // epochs share its draws (initialization, lots, noise), so their errors are correlated, which a
+  // GP fitted on all of them would take for independent measurements and grow overconfident.
+  static constexpr int kMaxGpResultsPerTraining = 4;
 
   // Besides the ask counter: the BO ask counter and every GP's hyperparameters (the warm start of
   // the next fit), as "<column>_theta": epsilon_theta, utility_theta, ..., and "seconds_theta" for
