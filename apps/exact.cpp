@@ -58,7 +58,7 @@ std::vector<study::EvaluationRecord> evaluate_grid(const problems::Problem& prob
         const int id = static_cast<int>(i) + 1;
         const auto s = study::evaluation_seed(seed, id);
         try {
-          records[i] = evaluate(grid[i], s);
+          records[i] = evaluate(grid[i], s, {});  // a grid point runs to its end
         } catch (const Interrupted&) {
           break;  // a stop during this point: it stays unevaluated
         }

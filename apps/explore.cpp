@@ -119,6 +119,7 @@ explore::ExploreSettings settings_from(const po::variables_map& vm, const proble
   explorer_options.dense_candidates = vm["candidates"].as<int>();
   explorer_options.known_epsilon = vm["known-epsilon"].as<bool>();
   explorer_options.cost_aware = vm["cost-aware"].as<bool>();
+  explorer_options.early_stop = vm["early-stop"].as<bool>();
   for (const auto& name : flag_objective_names(vm)) further.push_back(pareto::known_objective(name));
   pareto::Point reference = {spec.epsilon, spec.error};
   for (const auto& o : further) reference.push_back(o.reference);
@@ -275,6 +276,7 @@ void adopt_recorded_settings(const po::variables_map& vm, const study::Storage& 
   if (given("candidates")) study_options.dense_candidates = mine.dense_candidates;
   if (given("known-epsilon")) study_options.known_epsilon = mine.known_epsilon;
   if (given("cost-aware")) study_options.cost_aware = mine.cost_aware;
+  if (given("early-stop")) study_options.early_stop = mine.early_stop;
   if (given("reference") || given("objective")) {
     const auto recorded_transform = study_options.objectives.utility_transform();
     study_options.objectives = mine.objectives;
@@ -329,6 +331,9 @@ int run_explore(int argc, char** argv) {
       "cost-aware", po::bool_switch(),
       "rank proposals by acquisition per predicted training second (a GP on the log seconds of the evaluations "
       "so far): cheap settings win where they promise as much")(
+      "early-stop", po::bool_switch(),
+      "stop a training observed every epoch (--set observe=every-epoch) once its next epochs cannot improve the "
+      "front by the largest rise in utility any training made after as many epochs")(
       "workers", po::value<int>()->default_value(1), "evaluations running at once (Kriging-believer batch BO)")(
       "study", po::value<std::string>(),
       "SQLite study file or postgresql:// URI: created, or resumed/extended when it exists")(
@@ -385,6 +390,7 @@ int run_explore(int argc, char** argv) {
     throw InputError("--init " + std::to_string(settings.explorer.initial_points) + " is larger than --budget " +
                      std::to_string(settings.budget));
   explore::known_epsilon_oracle(*problem, settings.explorer);  // refused before a study is touched
+  explore::check_early_stop(*problem, settings.explorer);
   if (vm["restart-failed-study"].as<bool>()) {
     if (settings.study.empty()) throw InputError("--restart-failed-study needs --study");
     if (study::storage_exists(settings.study, settings.storage))

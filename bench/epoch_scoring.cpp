@@ -27,7 +27,10 @@ int main(int argc, char** argv) try {
   cfg.clip_norm = 2.0;
   cfg.threads = 1;
   std::vector<Eigen::VectorXf> after_epoch;
-  const auto keep = [&](int, const Eigen::VectorXf& w) { after_epoch.push_back(w); };
+  const auto keep = [&](int, const Eigen::VectorXf& w) {
+    after_epoch.push_back(w);
+    return true;
+  };
   const double train_s = best_of(3, [&](int) {
                            after_epoch.clear();
                            train(net, adult.train, cfg, 7, keep);

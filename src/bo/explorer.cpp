@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 
 #include "dpareto/bo/acquisition_registry.hpp"
 #include "dpareto/bo/maximize.hpp"
 #include "dpareto/bo/surrogate_acquisition.hpp"
+#include "dpareto/bo/training_stop_rule.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/seconds_since.hpp"
 #include "dpareto/pareto/boxes.hpp"
@@ -104,6 +106,19 @@ std::vector<Observation> Explorer::gp_observations() const {
   for (const Observation* o : capped)
     if (!is_result(*o) || kept_evenly(j++, results, room)) kept.push_back(*o);
   return kept;
+}
+
+GoOn Explorer::go_on() const {
+  // The initial settings train to their ends: they are the rule's first trainings. So does every
+  // kAuditEvery-th BO proposal.
+  if (!options_.early_stop || evaluation_count() < options_.initial_points ||
+      (bo_asks_ > 0 && bo_asks_ % kAuditEvery == 0) ||
+      options_.objectives.names() != std::vector<std::string>{"epsilon", "error"})
+    return {};
+  auto rule = std::make_shared<const TrainingStopRule>(observations());
+  return [rule](int count, int of, double utility, double next_epsilon) {
+    return rule->go_on(count, of, utility, next_epsilon);
+  };
 }
 
 void Explorer::fit_surrogates() {

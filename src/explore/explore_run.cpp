@@ -24,6 +24,14 @@ bo::EpsilonOracle known_epsilon_oracle(const problems::Problem& problem, const b
   return [&problem](const space::Params& params) { return problem.search_privacy(params); };
 }
 
+void check_early_stop(const problems::Problem& problem, const bo::ExplorerOptions& options) {
+  if (!options.early_stop) return;
+  std::string obstacle = problem.early_stop_obstacle();
+  if (options.method != bo::Method::dpareto) obstacle = "it is for the DPareto loop, not --method " + bo::method_name(options.method);
+  if (options.objectives.list.size() > 2) obstacle = "its rule weighs epsilon and utility only, not further objectives";
+  if (!obstacle.empty()) throw InputError("--early-stop: problem " + problem.name() + ": " + obstacle);
+}
+
 ExploreRun::ExploreRun(const problems::Problem& problem, const ExploreSettings& settings,
                        std::unique_ptr<study::Storage> study)
     : settings_(settings), study_(std::move(study)) {

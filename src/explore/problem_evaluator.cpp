@@ -23,8 +23,8 @@ std::string take_further(const std::vector<pareto::Objective>& further, const st
 
 study::Evaluator problem_evaluator(const problems::Problem& problem, const pareto::Objectives& objectives) {
   const std::vector<pareto::Objective> further(objectives.list.begin() + 2, objectives.list.end());
-  return [&problem, further](const std::vector<double>& params, std::uint64_t seed) {
-    const problems::Evaluation e = problem.evaluate(params, seed);
+  return [&problem, further](const std::vector<double>& params, std::uint64_t seed, const GoOn& go_on) {
+    const problems::Evaluation e = problem.evaluate(params, seed, go_on);
     study::EvaluationRecord r;
     r.status = e.ok ? study::EvaluationStatus::ok : study::EvaluationStatus::failed;
     r.epsilon = e.epsilon;
@@ -35,6 +35,7 @@ study::Evaluator problem_evaluator(const problems::Problem& problem, const paret
     r.seconds = e.seconds;
     r.message = e.message;
     if (!e.ok) return r;
+    r.params = e.stopped_at;  // empty unless a training stopped early
     if (const std::string why = take_further(further, e.further, r.further); !why.empty()) {
       r.status = study::EvaluationStatus::failed;
       r.message = why + (r.message.empty() ? "" : "; " + r.message);

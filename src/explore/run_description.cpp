@@ -27,6 +27,7 @@ study::RunInfo run_info(const problems::Problem& problem, const ExploreSettings&
                 {"settings", problem.settings()}};
   if (options.known_epsilon) info.extra["known_epsilon"] = true;
   if (options.cost_aware) info.extra["cost_aware"] = true;
+  if (options.early_stop) info.extra["early_stop"] = true;
   set_current_run_keys(info.extra, problem, settings);
   return info;
 }
@@ -60,6 +61,7 @@ nlohmann::json study_config(const ExploreSettings& settings) {
                            {"log_floor", options.axis.floor}};
   if (options.known_epsilon) config["known_epsilon"] = true;  // absent in studies from before it
   if (options.cost_aware) config["cost_aware"] = true;        // the same
+  if (options.early_stop) config["early_stop"] = true;        // the same
   // Absent in studies from before the choice, which ran on the observed front (and resume so).
   if (options.improvement_front != bo::ImprovementFront::observed)
     config["improvement_front"] = bo::improvement_front_name(options.improvement_front);

@@ -70,6 +70,7 @@ bo::ExplorerOptions study_explorer_options(const study::Storage& study) {
     options.axis.floor = config.at("log_floor").get<double>();
     options.known_epsilon = config.value("known_epsilon", false);
     options.cost_aware = config.value("cost_aware", false);
+    options.early_stop = config.value("early_stop", false);
     options.improvement_front =
         bo::parse_improvement_front(config.value("improvement_front", "observed"), where + ": improvement_front");
   } catch (const nlohmann::json::exception& e) {

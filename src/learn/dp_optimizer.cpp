@@ -252,9 +252,13 @@ TrainResult train(const Network& net, const Dataset& data, const TrainConfig& co
       slice_gradient(0, 1);
       for (std::size_t b = 0; b < blocks; ++b) noisy_update(b, 1, step, noise_seed, mu_scale, nu_scale);
     }
-    if (after_epoch && (step + 1) % steps_per_epoch == 0 && step + 1 < result.steps)
-      after_epoch(static_cast<int>((step + 1) / steps_per_epoch), w);
+    if (after_epoch && (step + 1) % steps_per_epoch == 0 && step + 1 < result.steps &&
+        !after_epoch(static_cast<int>((step + 1) / steps_per_epoch), w)) {
+      result.steps = step + 1;
+      break;
+    }
   }
+  result.epochs = static_cast<int>(result.steps / steps_per_epoch);
   // A property of the output alone. No step stops early on a noise-free quantity of the private
   // data (such as a non-finite loss): that branch would itself be an unaccounted release.
   result.diverged = !w.allFinite();

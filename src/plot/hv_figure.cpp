@@ -22,13 +22,14 @@ std::string number_text(double value, int digits) {
   return buf;
 }
 
-// What sets a run apart beyond its method and seed: `--known-epsilon`, `--cost-aware`, the acquisition and the
+// What sets a run apart beyond its method and seed: `--known-epsilon`, `--cost-aware`, `--early-stop`, the acquisition and the
 // problem options (host settings aside), by name.
 std::map<std::string, std::string> variant_of(const LabelledRun& run) {
   std::map<std::string, std::string> variant;
   const auto& extra = run.data.info.extra;
   if (extra.value("known_epsilon", false)) variant["known ε"] = "";
   if (extra.value("cost_aware", false)) variant["cost-aware"] = "";
+  if (extra.value("early_stop", false)) variant["early stop"] = "";
   if (const auto a = extra.find("acquisition"); a != extra.end() && a->is_string())
     variant["acquisition"] = a->get<std::string>();
   if (const auto o = extra.find("problem_options"); o != extra.end() && o->is_object())

@@ -10,6 +10,7 @@
 #include "dpareto/core/checksum.hpp"
 #include "dpareto/core/error.hpp"
 #include "dpareto/core/json_number.hpp"
+#include "dpareto/core/lockstep_runs.hpp"
 #include "dpareto/core/parallel_runs.hpp"
 #include "dpareto/core/printable.hpp"
 #include "dpareto/core/random.hpp"
@@ -274,9 +275,17 @@ std::optional<double> DpTrainingProblem::baseline_utility() const {
 }
 
 UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint64_t seed) const {
+  return utility_until(params, seed, {});
+}
+
+UtilityResult DpTrainingProblem::utility_until(const space::Params& params, std::uint64_t seed,
+                                               const GoOn& go_on) const {
   const auto start = std::chrono::steady_clock::now();
-  // Repeats in parallel, each with its share of the threads (threads_of_runs).
   const learn::TrainConfig cfg = config(params, threads_);
+  // Early stopping (issue 18) weighs each epoch's mean accuracy over the repeats against the next
+  // epoch's ε: the repeats then train in lockstep, epoch by epoch (LockstepRuns), each epoch scored as
+  // it ends. The last epoch has no next to weigh.
+  const bool lockstep = every_epoch_ && go_on && cfg.epochs > 2;
   std::vector<double> acc(static_cast<std::size_t>(repeats_));
   std::vector<char> diverged(static_cast<std::size_t>(repeats_), 0);
   const double floor = *baseline_utility();
@@ -286,30 +295,60 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   std::vector<std::vector<double>> epoch_acc(static_cast<std::size_t>(repeats_));
   std::vector<std::vector<double>> epoch_seconds(static_cast<std::size_t>(repeats_));
   std::vector<double> repeat_seconds(static_cast<std::size_t>(repeats_), 0.0);
+  // Each intermediate result's ε, by one accounting of all epoch counts (Problem::evaluate would
+  // account each separately); before the training, which early stopping consults.
+  const std::vector<privacy::EpsilonResult> epsilons =
+      every_epoch_ ? learn::epoch_epsilons(cfg, data_.train.size(), delta(), accountant_)
+                   : std::vector<privacy::EpsilonResult>{};
+  std::vector<double> lockstep_seconds;  // lockstep: from the start to the end of each epoch of all repeats
+  int stopped_after = 0;                 // the epoch go_on stopped the training at (0: none)
   std::atomic<int> interrupted{0};
-  run_in_parallel(threads_, repeats_, [&](int r, int threads) {
+  const auto train_repeat = [&](int r, int threads, LockstepRuns* runs) {
     try {
       learn::TrainConfig own = cfg;
       own.threads = threads;
       const auto repeat_start = std::chrono::steady_clock::now();
-      learn::EpochAccuracies epochs(net_, data_.test, threads, floor);
+      learn::EpochAccuracies epochs(net_, data_.test, threads, floor,
+                                    runs ? learn::EpochScoring::as_added : learn::EpochScoring::together);
       learn::EpochObserver observe;
       if (every_epoch_)
-        observe = [&](int, const Eigen::VectorXf& w) {
+        observe = [&](int epoch, const Eigen::VectorXf& w) {
           epochs.add(w);
           epoch_seconds[static_cast<std::size_t>(r)].push_back(seconds_since(repeat_start));
+          return !runs || runs->meet(r, epoch, epochs.latest());
         };
       const auto res = learn::train(net_, data_.train, own, derive_seed(seed, static_cast<std::uint64_t>(r)), observe);
       diverged[static_cast<std::size_t>(r)] = res.diverged;
-      acc[static_cast<std::size_t>(r)] = res.diverged ? floor : learn::accuracy(net_, res.params, data_.test, threads);
       epoch_acc[static_cast<std::size_t>(r)] = epochs.scores();
+      if (res.epochs < cfg.epochs) {  // stopped: its last epoch is the final result, already scored
+        acc[static_cast<std::size_t>(r)] = epoch_acc[static_cast<std::size_t>(r)].back();
+        epoch_acc[static_cast<std::size_t>(r)].pop_back();
+      } else {
+        acc[static_cast<std::size_t>(r)] =
+            res.diverged ? floor : learn::accuracy(net_, res.params, data_.test, threads);
+      }
       repeat_seconds[static_cast<std::size_t>(r)] = seconds_since(repeat_start);
     } catch (const Interrupted& e) {  // an interruption wins over the other runs' errors
       interrupted = e.signal();
     } catch (const std::exception& e) {
       errors[static_cast<std::size_t>(r)] = e.what();
     }
-  });
+  };
+  if (lockstep) {
+    LockstepRuns runs(threads_, repeats_, [&](int epoch, const std::vector<double>& at_epoch) {
+      lockstep_seconds.push_back(seconds_since(start));
+      if (epoch + 1 >= cfg.epochs) return true;
+      const double lo = *std::min_element(at_epoch.begin(), at_epoch.end());
+      const double hi = *std::max_element(at_epoch.begin(), at_epoch.end());
+      const auto e = static_cast<std::size_t>(epoch);
+      if (go_on(epoch, cfg.epochs, mean_within_range(at_epoch, lo, hi), epsilons[e].epsilon)) return true;
+      stopped_after = epoch;
+      return false;
+    });
+    runs.run([&](int r, int threads) { train_repeat(r, threads, &runs); });
+  } else {
+    run_in_parallel(threads_, repeats_, [&](int r, int threads) { train_repeat(r, threads, nullptr); });
+  }
   if (interrupted) throw Interrupted(interrupted);
   for (const auto& e : errors)
     if (!e.empty()) throw Error(e);
@@ -317,16 +356,16 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
   u.utility_min = *std::min_element(acc.begin(), acc.end());
   u.utility_max = *std::max_element(acc.begin(), acc.end());
   u.utility = mean_within_range(acc, u.utility_min, u.utility_max);
-  // Each intermediate result's ε, by one accounting of all epoch counts (Problem::evaluate would
-  // account each separately).
-  const std::vector<privacy::EpsilonResult> epsilons =
-      every_epoch_ ? learn::epoch_epsilons(cfg, data_.train.size(), delta(), accountant_)
-                   : std::vector<privacy::EpsilonResult>{};
+  const int last_epoch = stopped_after > 0 ? stopped_after : cfg.epochs;
+  if (stopped_after > 0) {
+    u.stopped_at = params;
+    u.stopped_at[0] = stopped_after;
+  }
   std::vector<std::size_t> complete;  // the repeats that observed every epoch before the last
   for (std::size_t r = 0; r < epoch_acc.size(); ++r)
-    if (epoch_acc[r].size() == static_cast<std::size_t>(cfg.epochs - 1) && repeat_seconds[r] > 0) complete.push_back(r);
+    if (epoch_acc[r].size() == static_cast<std::size_t>(last_epoch - 1) && repeat_seconds[r] > 0) complete.push_back(r);
   const double total_seconds = seconds_since(start);
-  for (int e = 1; e < cfg.epochs && !complete.empty(); ++e) {
+  for (int e = 1; e < last_epoch && !complete.empty(); ++e) {
     std::vector<double> at_epoch;
     double fraction = 0;  // of the repeats' time spent by the end of epoch e
     for (const std::size_t r : complete) {
@@ -341,14 +380,20 @@ UtilityResult DpTrainingProblem::utility(const space::Params& params, std::uint6
     i.utility_min = *std::min_element(at_epoch.begin(), at_epoch.end());
     i.utility_max = *std::max_element(at_epoch.begin(), at_epoch.end());
     i.utility = mean_within_range(at_epoch, i.utility_min, i.utility_max);
-    // The training time of a run of e epochs: this evaluation's, scaled by the part of its repeats'
-    // time that the first e epochs took (repeats may wait for threads, so not their clock times).
-    i.further["train_seconds"] = total_seconds * fraction;
+    // The training time of a run of e epochs. In lockstep: the time until every repeat ended epoch e.
+    // Otherwise this evaluation's, scaled by the part of its repeats' time that the first e epochs
+    // took (repeats may wait for threads, so not their clock times).
+    i.further["train_seconds"] =
+        lockstep ? lockstep_seconds[static_cast<std::size_t>(e - 1)] : total_seconds * fraction;
   }
   const long long bad = std::count(diverged.begin(), diverged.end(), 1);
   if (bad > 0)
     u.message = "diverged (non-finite weights) in " + std::to_string(bad) + " of " + std::to_string(repeats_) +
                 " repeats; those count as the majority-class accuracy " + format_number(floor);
+  if (stopped_after > 0)
+    u.message += (u.message.empty() ? "" : "; ") + std::string("stopped after epoch ") +
+                 std::to_string(stopped_after) + " of " + std::to_string(cfg.epochs) +
+                 ": its results could no longer improve the front";
   return u;
 }
 

@@ -283,7 +283,7 @@ UtilityResult ExternalCommandProblem::utility(const space::Params& params, std::
     out = &own;
   }
   if (!out->ok) throw Error(out->message);
-  UtilityResult u{out->utility, out->utility_min, out->utility_max, "", {}};
+  UtilityResult u{out->utility, out->utility_min, out->utility_max, "", {}, {}};
   for (const auto& printed : out->intermediate) u.intermediate.push_back(printed.result);
   return u;
 }
@@ -295,13 +295,13 @@ std::map<std::string, std::string> ExternalCommandProblem::settings() const {
   return settings;
 }
 
-Evaluation ExternalCommandProblem::evaluate(const space::Params& params, std::uint64_t seed) const {
+Evaluation ExternalCommandProblem::evaluate(const space::Params& params, std::uint64_t seed, const GoOn&) const {
   const auto start = Clock::now();
   const Output out = run(params, seed);
   Evaluation e;
   if (out.ok) {
     pinned_output = &out;
-    e = Problem::evaluate(params, seed);
+    e = Problem::evaluate(params, seed, {});  // Problem's own (the 2-argument overload dispatches back here)
     pinned_output = nullptr;
   } else {
     e.message = out.message;

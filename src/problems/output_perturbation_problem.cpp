@@ -83,7 +83,7 @@ UtilityResult OutputPerturbationProblem::utility(const space::Params& params, st
     acc[static_cast<std::size_t>(r)] = learn::linear_accuracy(w, data_.test);
   });
   const double lo = *std::min_element(acc.begin(), acc.end()), hi = *std::max_element(acc.begin(), acc.end());
-  return {mean_within_range(acc, lo, hi), lo, hi, "", {}};
+  return {mean_within_range(acc, lo, hi), lo, hi, "", {}, {}};
 }
 
 namespace {

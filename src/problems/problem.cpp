@@ -50,15 +50,19 @@ std::string intermediate_results_problem(const Evaluation& e) {
   return "";
 }
 
-Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed) const {
+Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed, const GoOn& go_on) const {
   Evaluation e;
   const auto start = std::chrono::steady_clock::now();
   try {
     e.delta = delta();
     e.epsilon = privacy(params);
     const auto utility_start = std::chrono::steady_clock::now();
-    const UtilityResult u = utility(params, seed);
+    const UtilityResult u = go_on ? utility_until(params, seed, go_on) : utility(params, seed);
     e.further["train_seconds"] = seconds_since(utility_start);
+    if (!u.stopped_at.empty()) {
+      e.stopped_at = u.stopped_at;
+      e.epsilon = privacy(u.stopped_at);
+    }
     e.utility = u.utility;
     e.utility_min = u.utility_min;
     e.utility_max = u.utility_max;

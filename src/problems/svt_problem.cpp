@@ -79,7 +79,7 @@ UtilityResult SvtProblem::utility(const space::Params& params, std::uint64_t see
   Rng rng(seed);
   std::vector<int> answers(settings_.queries, 0);
   std::fill(answers.begin(), answers.begin() + settings_.true_queries, 1);
-  UtilityResult result{0, 1, 0, "", {}};
+  UtilityResult result{0, 1, 0, "", {}, {}};
   for (int r = 0; r < settings_.repeats; ++r) {
     std::shuffle(answers.begin(), answers.end(), rng);
     const double f1 = f1_score(answers, run_sparse_vector(answers, bound, noise, rng));

@@ -367,11 +367,14 @@ class PostgresStorage : public Storage {
       EvaluationRecord evaluation;
       evaluation.id = std::atoi(numbers.text(0, 0).c_str());
       evaluation.seed = parse_seed(row.text(0, 1), "study " + shown_ + ": trial " + std::to_string(trial));
+      // The params too where they are given: a training stopped early measured fewer epochs.
       connection_.exec(
           "UPDATE dpareto_trials SET completion = $3, status = $4, objectives = $5, seconds = $6, finished_at = $7, "
-          "message = $8, claim = $9, heartbeat_at = NULL, unfinished_starts = 0 WHERE study_id = $1 AND trial = $2",
+          "message = $8, claim = $9, heartbeat_at = NULL, unfinished_starts = 0, params = COALESCE($10, params) "
+          "WHERE study_id = $1 AND trial = $2",
           {id_, std::to_string(trial), numbers.text(0, 0), to_string(result.status), objectives_text(result),
-           format_number(result.seconds), format_number(finished), result.message, claim});
+           format_number(result.seconds), format_number(finished), result.message, claim,
+           result.params.empty() ? pg::Parameter{} : pg::Parameter{params_text(result.params)}});
       const int first_trial = std::atoi(numbers.text(0, 1).c_str());
       for (std::size_t k = 0; k < measured; ++k) {
         const EvaluationRecord r = intermediate_of(result.intermediate[k], evaluation);
@@ -398,6 +401,7 @@ class PostgresStorage : public Storage {
     std::error_code ec;
     fs::create_directories(dir, ec);
     nlohmann::json record = spooled_measurements(result);
+    if (!result.params.empty()) record["params"] = params_text(result.params);
     if (!result.intermediate.empty()) {
       record["intermediate"] = nlohmann::json::array();
       for (const auto& r : result.intermediate) {
@@ -449,6 +453,8 @@ class PostgresStorage : public Storage {
         trial = j.at("trial").get<int>();
         const auto& r = j.at("record");
         record = spooled_record(r, path);
+        if (r.contains("params"))
+          record.params = parse_params(r.at("params").get<std::string>(), info_.parameter_names.size(), path + ": params");
         if (r.contains("intermediate"))
           for (const auto& m : r.at("intermediate")) {
             EvaluationRecord& measured = record.intermediate.emplace_back(spooled_record(m, path));

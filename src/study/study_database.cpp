@@ -542,14 +542,20 @@ const EvaluationRecord& StudyDatabase::finish_trial(int trial, const EvaluationR
       const long long completion = next.integer(0);
       const auto columns = info_.objectives.columns();
       const double finished = now_unix();
+      // The params too where they are given: a training stopped early measured fewer epochs.
+      const bool params = !result.params.empty();
       Statement st(db_,
                    "UPDATE evaluations SET completion = ?, status = ?, " + column_list(info_.objectives, " = ?") +
-                       ", seconds = ?, finished_at = ?, message = ?, unfinished_starts = 0 WHERE trial = ?",
+                       ", seconds = ?, finished_at = ?, message = ?, unfinished_starts = 0" +
+                       (params ? ", params = ?" : "") + " WHERE trial = ?",
                    where());
       st.bind_int(1, completion).bind(2, to_string(result.status));
       int i = 3;
       for (const auto& c : columns) st.bind(i++, result.column(c));
-      st.bind(i, result.seconds).bind(i + 1, finished).bind(i + 2, result.message).bind_int(i + 3, trial);
+      st.bind(i, result.seconds).bind(i + 1, finished).bind(i + 2, result.message);
+      i += 3;
+      if (params) st.bind(i++, params_text(result.params));
+      st.bind_int(i, trial);
       st.step(where());
       if (result.ok() && !result.intermediate.empty()) {
         Statement seed(db_, "SELECT seed FROM evaluations WHERE trial = ?", where());

@@ -144,13 +144,13 @@ RunnerOutcome StudyRunner::run(const std::function<void(std::span<const Evaluati
     const Trial& t = storage_.trials().at(static_cast<std::size_t>(trial));
     ++started;
     const int slot = slot_of[trial] = free_slot();
-    threads[trial] =
-        std::thread([this, &mutex, &finished, &done, trial, slot, params = t.record.params, seed = t.record.seed] {
+    threads[trial] = std::thread([this, &mutex, &finished, &done, trial, slot, params = t.record.params,
+                                  seed = t.record.seed, go_on = proposer_.go_on()] {
           const WorkerSlotScope in_slot(slot);
           EvaluationRecord result;
           int interrupted = 0;
           try {
-            result = evaluator_(params, seed);
+            result = evaluator_(params, seed, go_on);
           } catch (const Interrupted& e) {
             interrupted = e.signal();
           } catch (const std::exception& e) {
@@ -251,7 +251,7 @@ RunnerOutcome StudyRunner::run(const std::function<void(std::span<const Evaluati
       const Trial& t = storage_.trials().at(static_cast<std::size_t>(d.trial));
       EvaluationRecord record = d.result;
       record.phase = t.record.phase;
-      record.params = t.record.params;
+      if (record.params.empty()) record.params = t.record.params;  // else the setting a stopped training measured
       record.seed = t.record.seed;
       // Its intermediate results are stored with it, in one transaction (Storage::finish_trial).
       timed(outcome.storage_seconds, [&] { storage_.finish_trial(d.trial, record, proposer_.state()); });

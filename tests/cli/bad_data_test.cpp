@@ -38,13 +38,6 @@ fs::path mnist_dir(const std::string& name, std::uint32_t side) {
   return dir.parent_path();
 }
 
-void check_one_line_exit_2(const dpareto::test::CliRun& r, const std::string& needle) {
-  CAPTURE(r.output);
-  CHECK(r.status == 2);
-  CHECK(r.output.find(needle) != std::string::npos);
-  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
-}
-
 }  // namespace
 
 TEST_CASE("MNIST files whose images are not 28x28: a clear error at load, not an abort inside training") {

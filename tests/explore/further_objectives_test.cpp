@@ -80,23 +80,23 @@ TEST_CASE("the evaluator records a declared objective the oracle prints, and fai
   const auto objectives = pareto::Objectives::with_further(latency_declared(), {10, 1, 500});
   const space::Params setting{0.01, 3};
   const auto good = explore::problem_evaluator(
-      oracle("good", R"({"epsilon": 1.5, "utility": 0.9, "latency_ms": 41.5})"), objectives)(setting, 1);
+      oracle("good", R"({"epsilon": 1.5, "utility": 0.9, "latency_ms": 41.5})"), objectives)(setting, 1, {});
   REQUIRE_MESSAGE(good.ok(), good.message);
   CHECK(good.column("latency_ms") == 41.5);
   CHECK(study::objective_point(good, objectives) == pareto::Point{1.5, 1 - 0.9, 41.5});
 
   const auto silent =
-      explore::problem_evaluator(oracle("silent", R"({"epsilon": 1.5, "utility": 0.9})"), objectives)(setting, 1);
+      explore::problem_evaluator(oracle("silent", R"({"epsilon": 1.5, "utility": 0.9})"), objectives)(setting, 1, {});
   CHECK_FALSE(silent.ok());
   CHECK(silent.message == "the oracle reported no 'latency_ms' (a declared objective)");
 
   const auto zero = explore::problem_evaluator(oracle("zero", R"({"epsilon": 1.5, "utility": 0.9, "latency_ms": 0})"),
-                                               objectives)(setting, 1);
+                                               objectives)(setting, 1, {});
   CHECK_FALSE(zero.ok());
   CHECK(zero.message == "objective 'latency_ms' = 0 must be positive (its surrogate is on a log scale)");
 
   const auto text = explore::problem_evaluator(
-      oracle("text", R"({"epsilon": 1.5, "utility": 0.9, "latency_ms": "fast"})"), objectives)(setting, 1);
+      oracle("text", R"({"epsilon": 1.5, "utility": 0.9, "latency_ms": "fast"})"), objectives)(setting, 1, {});
   CHECK_FALSE(text.ok());
   CHECK(text.message.find("output \"latency_ms\"") != std::string::npos);
 
@@ -105,7 +105,7 @@ TEST_CASE("the evaluator records a declared objective the oracle prints, and fai
       oracle("partial", R"({"epsilon": 1.5, "utility": 0.9, "latency_ms": 40, "intermediate": [)"
                         R"({"epochs": 1, "epsilon": 0.5, "utility": 0.7, "latency_ms": 14},)"
                         R"({"epochs": 2, "epsilon": 1.0, "utility": 0.8}]})"),
-      objectives)(setting, 1);
+      objectives)(setting, 1, {});
   REQUIRE_MESSAGE(partial.ok(), partial.message);
   REQUIRE(partial.intermediate.size() == 1);
   CHECK(partial.intermediate[0].column("latency_ms") == 14);
@@ -116,18 +116,18 @@ TEST_CASE("train_seconds: the utility oracle's wall time for a built-in problem,
   const auto svt = problems::make_problem("svt", {{"repeats", "2"}});
   const auto objectives = pareto::Objectives::with({"train_seconds"}, {100, 1, 60});
   const auto r = explore::problem_evaluator(*svt, objectives)(
-      svt->space().from_unit(std::vector<double>(svt->space().dimension(), 0.5)), 3);
+      svt->space().from_unit(std::vector<double>(svt->space().dimension(), 0.5)), 3, {});
   REQUIRE_MESSAGE(r.ok(), r.message);
   CHECK(r.column("train_seconds") > 0);
   CHECK(r.column("train_seconds") <= r.seconds);
   const auto o = explore::problem_evaluator(oracle("timed", R"({"epsilon": 1, "utility": 0.5, "latency_ms": 3})"),
-                                            objectives)({0.01, 2}, 1);
+                                            objectives)({0.01, 2}, 1, {});
   REQUIRE_MESSAGE(o.ok(), o.message);
   CHECK(o.column("train_seconds") == doctest::Approx(o.seconds));
   // Every epoch observed: each earlier epoch's result carries its own training time, so all are recorded.
   const auto every = problems::make_problem("synthetic-logreg-sgd",
                                             {{"repeats", "2"}, {"train_subset", "1000"}, {"observe", "every-epoch"}});
-  const auto e = explore::problem_evaluator(*every, objectives)({4, 64, 0.05, 1.1, 1}, 5);
+  const auto e = explore::problem_evaluator(*every, objectives)({4, 64, 0.05, 1.1, 1}, 5, {});
   REQUIRE_MESSAGE(e.ok(), e.message);
   CHECK(e.message.empty());
   REQUIRE(e.intermediate.size() == 3);

@@ -34,7 +34,7 @@ class TradeoffProblem : public problems::Problem {
   double privacy(const space::Params& p) const override { return 1 + 9 * p[0]; }
   problems::UtilityResult utility(const space::Params& p, std::uint64_t) const override {
     const double u = 0.2 + 0.6 * p[0] - 0.3 * p[1] * p[1];
-    return {u, u - 0.01, u + 0.01, "", {}};
+    return {u, u - 0.01, u + 0.01, "", {}, {}};
   }
 
  private:

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "dpareto/core/error.hpp"
 #include "dpareto/problems/dp_training_problem.hpp"
@@ -21,6 +22,11 @@ problems::DpTrainingProblem synthetic_problem(problems::ProblemOptions options) 
   return problems::DpTrainingProblem(
       {"synthetic-logreg-sgd", problems::DataSource::synthetic, learn::logistic_regression(20)}, options);
 }
+
+struct Asked {
+  int count, of;
+  double utility, next_epsilon;
+};
 
 }  // namespace
 
@@ -104,4 +110,85 @@ TEST_CASE("intermediate results: epsilon decreasing, above the final, or a utili
         "intermediate result 1 of 1: invalid utility 1.5 (must be in [0, 1])");
   e.intermediate = {result(std::nan(""), 0.5)};
   CHECK(problems::intermediate_results_problem(e) == "intermediate result 1 of 1: invalid epsilon nan");
+}
+
+// Early stopping (issue 18, `explore --early-stop`): the repeats train in lockstep and GoOn is asked
+// after each epoch but the last two with their mean accuracy and the next epoch's ε; a stopped
+// evaluation is exactly the evaluation of the epochs it reached (utility, range, earlier epochs, ε),
+// whatever the threads; one that goes on is the evaluation without early stopping.
+TEST_CASE("early stop: a training stopped after epoch 3 of 6 is the evaluation of 3 epochs") {
+  const space::Params params{6, 64, 0.05, 1.1, 1};  // epochs, lot, learning rate, sigma, clip
+  space::Params three = params;
+  three[0] = 3;
+  for (const char* threads : {"1", "2"}) {
+    CAPTURE(threads);
+    const auto every = synthetic_problem({{"observe", "every-epoch"}, {"repeats", "3"}, {"threads", threads}});
+    const auto whole = every.evaluate(params, 42);
+    REQUIRE(whole.intermediate.size() == 5);
+    std::vector<Asked> asked;
+    const auto stopped = every.evaluate(params, 42, [&](int count, int of, double utility, double next_epsilon) {
+      asked.push_back({count, of, utility, next_epsilon});
+      return count < 3;
+    });
+    REQUIRE(stopped.ok);
+    CHECK(stopped.stopped_at == three);
+    REQUIRE(asked.size() == 3);
+    for (int k = 1; k <= 3; ++k) {
+      CAPTURE(k);
+      const Asked& a = asked[static_cast<std::size_t>(k - 1)];
+      CHECK(a.count == k);
+      CHECK(a.of == 6);
+      CHECK(a.utility == whole.intermediate[static_cast<std::size_t>(k - 1)].utility);
+      CHECK(a.next_epsilon == *whole.intermediate[static_cast<std::size_t>(k)].epsilon);
+    }
+    // What an evaluation of 3 epochs returns.
+    const auto alone = every.evaluate(three, 42);
+    CHECK(stopped.utility == alone.utility);
+    CHECK(stopped.utility_min == alone.utility_min);
+    CHECK(stopped.utility_max == alone.utility_max);
+    CHECK(stopped.epsilon == alone.epsilon);
+    CHECK(stopped.epsilon == every.privacy(three));
+    REQUIRE(stopped.intermediate.size() == 2);
+    for (std::size_t k = 0; k < 2; ++k) {
+      CHECK(stopped.intermediate[k].params == alone.intermediate[k].params);
+      CHECK(stopped.intermediate[k].utility == alone.intermediate[k].utility);
+      // From the 6-epoch run's PLD grid, the other from the 3-epoch one's: each within 10⁻³ of separate accounting.
+      CHECK(*stopped.intermediate[k].epsilon == doctest::Approx(*alone.intermediate[k].epsilon).epsilon(2e-3));
+      // Its training time: the time until every repeat ended that epoch.
+      CHECK(stopped.intermediate[k].further.at("train_seconds") > 0);
+      CHECK(stopped.intermediate[k].further.at("train_seconds") < stopped.further.at("train_seconds"));
+    }
+    CHECK(stopped.message.find("stopped after epoch 3 of 6") != std::string::npos);
+  }
+}
+
+TEST_CASE("early stop: a training that always goes on is the evaluation without it; short ones are not asked") {
+  const auto every = synthetic_problem({{"observe", "every-epoch"}, {"repeats", "3"}});
+  const space::Params params{5, 64, 0.05, 1.1, 1};
+  std::vector<int> counts;
+  const auto asked = every.evaluate(params, 7, [&](int count, int, double, double) {
+    counts.push_back(count);
+    return true;
+  });
+  CHECK(counts == std::vector<int>{1, 2, 3});  // not after epoch 4: its next is the last
+  const auto plain = every.evaluate(params, 7);
+  REQUIRE(asked.ok);
+  CHECK(asked.stopped_at.empty());
+  CHECK(asked.utility == plain.utility);
+  CHECK(asked.epsilon == plain.epsilon);
+  REQUIRE(asked.intermediate.size() == plain.intermediate.size());
+  for (std::size_t k = 0; k < plain.intermediate.size(); ++k)
+    CHECK(asked.intermediate[k].utility == plain.intermediate[k].utility);
+  CHECK(every.early_stop_obstacle().empty());
+
+  counts.clear();
+  const auto never = [&](int count, int, double, double) {
+    counts.push_back(count);
+    return false;
+  };
+  CHECK(every.evaluate({2, 64, 0.05, 1.1, 1}, 7, never).stopped_at.empty());
+  const auto final_only = synthetic_problem({{"repeats", "3"}});
+  CHECK(final_only.evaluate(params, 7, never).stopped_at.empty());
+  CHECK(counts.empty());
+  CHECK(final_only.early_stop_obstacle() == "it observes the final epoch only; add --set observe=every-epoch");
 }

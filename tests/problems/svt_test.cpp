@@ -89,7 +89,7 @@ TEST_CASE("evaluate turns invalid oracle output into failed evaluations, never a
     double privacy(const space::Params&) const override { return eps; }
     problems::UtilityResult utility(const space::Params&, std::uint64_t) const override {
       if (util == 42) throw std::runtime_error("oracle crashed");
-      return {util, util, util, "", {}};
+      return {util, util, util, "", {}, {}};
     }
     space::Space s{{{"x", space::Kind::continuous, space::Scale::linear, 0, 1, std::nullopt}}};
   };

@@ -278,7 +278,7 @@ TEST_CASE("postgres: a runner takes over a lost worker's trial and evaluates it 
   std::vector<std::uint64_t> seeds;
   StudyRunner runner(
       *storage, proposer,
-      [&](const std::vector<double>& p, std::uint64_t seed) {
+      [&](const std::vector<double>& p, std::uint64_t seed, const GoOn&) {
         seeds.push_back(seed);
         return measured(p[0], 0.5);
       },

@@ -69,7 +69,7 @@ class MemoryStorage : public Storage {
     const auto seed = r.seed;
     r = result;
     r.phase = phase;
-    r.params = params;
+    if (result.params.empty()) r.params = params;  // else the setting a stopped training measured
     r.seed = seed;
     r.id = static_cast<int>(completed().size()) + 1;
     r.intermediate.clear();
@@ -124,7 +124,7 @@ class SequenceProposer : public Proposer {
   int asks_ = 0;
 };
 
-EvaluationRecord square(const std::vector<double>& p, std::uint64_t) {
+EvaluationRecord square(const std::vector<double>& p, std::uint64_t, const GoOn& = {}) {
   EvaluationRecord r;
   r.status = EvaluationStatus::ok;
   r.epsilon = p[0] * p[0];
@@ -173,7 +173,7 @@ TEST_CASE("runner: each running evaluation has its own worker slot in 0..workers
   std::multiset<int> busy;
   std::set<int> seen;
   bool clash = false;
-  auto evaluate = [&](const std::vector<double>& p, std::uint64_t seed) {
+  auto evaluate = [&](const std::vector<double>& p, std::uint64_t seed, const GoOn&) {
     const int slot = current_worker_slot();
     {
       const std::lock_guard<std::mutex> lock(mutex);
@@ -218,7 +218,7 @@ namespace {
 
 // An evaluation of x that also measured the settings x − 0.5 and x − 0.25 on the way (issue 18 item
 // 2's earlier epochs), with ε growing towards the final one.
-EvaluationRecord square_with_earlier_results(const std::vector<double>& p, std::uint64_t seed) {
+EvaluationRecord square_with_earlier_results(const std::vector<double>& p, std::uint64_t seed, const GoOn& = {}) {
   return dpareto::test::with_earlier_results(square(p, seed), {{p[0] - 0.5}, {p[0] - 0.25}});
 }
 
@@ -234,7 +234,7 @@ TEST_CASE("runner: an intermediate result left running by a crash is recorded fa
   SequenceProposer proposer;
   int evaluated = 0;
   StudyRunner runner(*storage, proposer,
-                     [&](const std::vector<double>& p, std::uint64_t seed) {
+                     [&](const std::vector<double>& p, std::uint64_t seed, const GoOn&) {
                        ++evaluated;
                        return square(p, seed);
                      },
@@ -286,7 +286,7 @@ TEST_CASE("runner: intermediate results are stored after their evaluation and co
     SequenceProposer proposer;
     int evaluated = 0;
     StudyRunner runner(*storage, proposer,
-                       [&](const std::vector<double>& p, std::uint64_t seed) {
+                       [&](const std::vector<double>& p, std::uint64_t seed, const GoOn&) {
                          ++evaluated;
                          return square_with_earlier_results(p, seed);
                        },

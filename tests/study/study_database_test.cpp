@@ -79,7 +79,7 @@ std::vector<EvaluationRecord> run_study(const std::string& path, int budget, int
   auto db = StudyDatabase::exists(path) ? StudyDatabase::open(path, StudyDatabase::Access::read_write)
                                         : StudyDatabase::create(path, identity(), info(), {{"method", "random"}});
   CountingProposer proposer(7);
-  Evaluator evaluate = [sleep_ms](const std::vector<double>& p, std::uint64_t seed) {
+  Evaluator evaluate = [sleep_ms](const std::vector<double>& p, std::uint64_t seed, const GoOn&) {
     if (sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
     return toy_evaluation(p, seed);
   };
@@ -469,4 +469,62 @@ TEST_CASE("an evaluation and its intermediate results are one transaction: store
   CHECK(reopened.completed().size() == 5);
   CHECK(reopened.trials().size() == 6);
   CHECK(reopened.trials().back().record.status == EvaluationStatus::running);
+}
+
+TEST_CASE("runner: an evaluation gets the proposer's GoOn and a stopped one is stored as the setting it measured") {
+  // A proposer that hands out a GoOn (a DPareto explorer with --early-stop), and an evaluator that
+  // "stops" a setting with x > 0.5 at x − 0.25 (a training stopped at fewer epochs), with one result
+  // measured on the way.
+  class StoppingProposer : public CountingProposer {
+   public:
+    using CountingProposer::CountingProposer;
+    GoOn go_on() const override {
+      return [](int count, int, double, double) { return count < 2; };
+    }
+  };
+  const std::string path = (study_database_root.dir("stopped") / "s.db").string();
+  std::vector<std::vector<double>> proposed;
+  {
+    auto db = StudyDatabase::create(path, identity(), info(), {{"method", "random"}});
+    StoppingProposer proposer(7);
+    const Evaluator evaluate = [&](const std::vector<double>& p, std::uint64_t seed, const GoOn& go_on) {
+      REQUIRE(go_on);
+      CHECK(go_on(1, 4, 0.5, 1));
+      CHECK_FALSE(go_on(2, 4, 0.5, 1));
+      proposed.push_back(p);
+      EvaluationRecord r = toy_evaluation(p, seed);
+      if (p[0] > 0.5) {
+        r.params = {p[0] - 0.25, p[1]};
+        r.epsilon = 10 * r.params[0];
+        r = dpareto::test::with_earlier_results(r, {{p[0] - 0.3, p[1]}});
+      }
+      return r;
+    };
+    StudyRunner runner(db, proposer, evaluate, {8, 1, 7, true});
+    std::vector<EvaluationRecord> seen;
+    runner.run([&](std::span<const EvaluationRecord> rs) { seen.insert(seen.end(), rs.begin(), rs.end()); });
+    // The proposer is told the setting measured.
+    std::size_t k = 0;
+    for (const auto& r : proposer.told) {
+      if (r.is_intermediate()) continue;
+      const auto& p = proposed.at(k++);
+      CHECK(r.params == (p[0] > 0.5 && r.ok() ? std::vector<double>{p[0] - 0.25, p[1]} : p));
+    }
+    CHECK(k == 8);
+  }
+  const auto reopened = StudyDatabase::open(path, StudyDatabase::Access::read_only);
+  int stopped = 0;
+  std::size_t k = 0;
+  for (const auto& t : reopened.trials()) {
+    if (t.record.is_intermediate()) continue;
+    const auto& p = proposed.at(k++);
+    if (p[0] > 0.5 && t.record.ok()) {
+      ++stopped;
+      CHECK(t.record.params == std::vector<double>{p[0] - 0.25, p[1]});
+      CHECK(t.record.epsilon == doctest::Approx(10 * (p[0] - 0.25)));
+    } else {
+      CHECK(t.record.params == p);
+    }
+  }
+  CHECK(stopped >= 2);
 }

@@ -85,6 +85,14 @@ inline CliRun run_cli(const std::string& args, const std::filesystem::path& dir 
 }
 #endif
 
+// A refusal as the CLI must give one: exit 2 and one line that names `needle`.
+inline void check_one_line_exit_2(const CliRun& r, const std::string& needle) {
+  CAPTURE(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find(needle) != std::string::npos);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
 #ifdef DPARETO_CLI
 // Starts `dpareto ARGS` in `dir` without waiting (stdout to dir/stdout.txt, stderr to
 // dir/stderr.txt), for tests that signal or kill it; returns its pid.

@@ -48,6 +48,13 @@ class Explorer : public Proposer {
   // the cost GP of a cost-aware explorer.
   nlohmann::json state() const override;
   void restore_state(const nlohmann::json& state) override;
+  // With options.early_stop and objectives (ε, error), once the initial settings are told: a
+  // TrainingStopRule of the observations so far, except for every kAuditEvery-th BO proposal, which
+  // trains to its end. A stopped training is an observation of the epochs it reached: the GPs never
+  // learn what its whole length would have reached there, and the loop came back to the same
+  // high-learning-rate, many-epoch corner again and again, each time stopped (adult-logreg-sgd).
+  GoOn go_on() const override;
+  static constexpr int kAuditEvery = 4;
   const ExplorerOptions& options() const { return options_; }
   const Acquisition& acquisition() const { return *acquisition_; }
 

@@ -63,6 +63,9 @@ struct ExplorerOptions {
   // maximizer ranks acquisition / cost, so that a cheap setting wins where it promises as much
   // (issue 18: training CPU-seconds per front; explorer.hpp).
   bool cost_aware = false;
+  // A training observed every epoch stops once its next results cannot improve the front by the
+  // largest rise any training made after as many epochs (issue 18; training_stop_rule.hpp).
+  bool early_stop = false;
 };
 
 // InputError for an empty space, k0 < 1 (DPareto loop), a reference not strictly worse than the

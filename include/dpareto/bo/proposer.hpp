@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dpareto/core/go_on.hpp"
 #include "dpareto/core/random.hpp"
 #include "dpareto/space/space.hpp"
 
@@ -56,6 +57,8 @@ class Proposer {
   // proposes exactly what the uninterrupted one would have.
   virtual nlohmann::json state() const;
   virtual void restore_state(const nlohmann::json& state);
+  // The early-stopping rule of an evaluation starting now (study::Proposer::go_on); none by default.
+  virtual GoOn go_on() const { return {}; }
 
  protected:
   virtual std::optional<Suggestion> propose(const std::vector<space::Params>& pending, Rng& rng) = 0;

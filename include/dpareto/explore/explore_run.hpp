@@ -22,6 +22,9 @@ bool same_failure_from_the_start(const std::vector<study::EvaluationRecord>& rec
 // The problem's privacy oracle for options.known_epsilon (empty without it); InputError naming the
 // problem and why when its ε cannot be computed inside the acquisition.
 bo::EpsilonOracle known_epsilon_oracle(const problems::Problem& problem, const bo::ExplorerOptions& options);
+// InputError naming the problem and why when options.early_stop cannot take effect: not the DPareto
+// loop, objectives beyond (ε, error), or a utility oracle that cannot stop (early_stop_obstacle).
+void check_early_stop(const problems::Problem& problem, const bo::ExplorerOptions& options);
 
 class ExploreRun {
  public:

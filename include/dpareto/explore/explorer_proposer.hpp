@@ -16,6 +16,7 @@ class ExplorerProposer : public study::Proposer {
   void tell(const study::EvaluationRecord& record) override;
   nlohmann::json state() const override { return explorer_.state(); }
   void restore_state(const nlohmann::json& state) override { explorer_.restore_state(state); }
+  GoOn go_on() const override { return explorer_.go_on(); }
 
  private:
   bo::Proposer& explorer_;

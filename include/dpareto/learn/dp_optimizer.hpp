@@ -48,8 +48,10 @@ struct TrainConfig {
 
 struct TrainResult {
   Eigen::VectorXf params;
-  long long steps = 0;
-  bool diverged = false;  // some final parameter is not finite (training never stops early)
+  long long steps = 0;    // taken
+  int epochs = 0;         // trained: config.epochs unless the EpochObserver stopped the training
+  bool diverged = false;  // some final parameter is not finite (no noise-free quantity of the
+                          // training data stops a training early)
 };
 
 // round(n/m) steps per epoch (at least 1), times epochs. Throws InputError for a bad config.
@@ -65,8 +67,10 @@ std::vector<privacy::EpsilonResult> epoch_epsilons(const TrainConfig& config, in
                                                    privacy::AccountantKind accountant);
 
 // Called with the parameters after each epoch e < config.epochs. No step depends on the epoch count,
-// so they are exactly what a run of `e` epochs from the same seed returns (issue 18 item 2).
-using EpochObserver = std::function<void(int epoch, const Eigen::VectorXf& params)>;
+// so they are exactly what a run of `e` epochs from the same seed returns (issue 18 item 2). Returns
+// whether to go on: false ends the training there, with the result of a run of `e` epochs (an
+// exploration's early stopping on held-out accuracy; a released model's training never stops early).
+using EpochObserver = std::function<bool(int epoch, const Eigen::VectorXf& params)>;
 
 // Runs the optimizer from net.initial_parameters; initialization comes from `seed`; lots and noise
 // from `seed` too or, when config.noise_key is set, from the ChaCha20 keystream under it.

@@ -54,6 +54,12 @@ class DpTrainingProblem : public Problem {
   double search_privacy(const space::Params& params) const override;
   std::string known_privacy_obstacle() const override;
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
+  // With observe=every-epoch, `go_on` is asked after each epoch but the last two, with the repeats'
+  // mean accuracy and the next epoch's ε; a stopped training's final result is its last epoch's.
+  UtilityResult utility_until(const space::Params& params, std::uint64_t seed, const GoOn& go_on) const override;
+  std::string early_stop_obstacle() const override {
+    return every_epoch_ ? "" : "it observes the final epoch only; add --set observe=every-epoch";
+  }
   std::optional<double> baseline_utility() const override;  // majority class of train, on test
   std::string utility_name() const override { return "test accuracy"; }
   std::map<std::string, std::string> settings() const override { return settings_; }

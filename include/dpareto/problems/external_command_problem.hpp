@@ -86,8 +86,11 @@ class ExternalCommandProblem : public Problem {
   std::string known_privacy_obstacle() const override;
   UtilityResult utility(const space::Params& params, std::uint64_t seed) const override;
   std::map<std::string, std::string> settings() const override;
-  // Runs the command once and judges its output with Problem::evaluate's checks.
-  Evaluation evaluate(const space::Params& params, std::uint64_t seed) const override;
+  std::string early_stop_obstacle() const override { return "an external oracle runs to its end"; }
+  // Runs the command once and judges its output with Problem::evaluate's checks; the command cannot
+  // stop early (`go_on` is not asked).
+  using Problem::evaluate;
+  Evaluation evaluate(const space::Params& params, std::uint64_t seed, const GoOn& go_on) const override;
 
   // The argv for one evaluation (placeholders substituted).
   std::vector<std::string> command_line(const space::Params& params, std::uint64_t seed) const;

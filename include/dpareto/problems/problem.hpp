@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dpareto/core/go_on.hpp"
 #include "dpareto/space/space.hpp"
 
 namespace dpareto::problems {
@@ -40,6 +41,9 @@ struct UtilityResult {
   double utility_max = 0;
   std::string message;                           // e.g. "diverged (NaN loss) in 2 of 10 repeats"
   std::vector<IntermediateResult> intermediate;  // in order of training, each before the final result
+  // A training that GoOn stopped: the setting its final result measured (the epochs it trained);
+  // empty when it measured the setting it was given.
+  space::Params stopped_at;
 };
 
 // One evaluated setting. `ok == false` is a failed evaluation: `message` says why; it never
@@ -57,6 +61,7 @@ struct Evaluation {
   std::map<std::string, double> further;
   std::string message;
   std::vector<IntermediateResult> intermediate;  // ok only: the results measured on the way
+  space::Params stopped_at;  // ok only: as UtilityResult's (epsilon is then this setting's)
 };
 
 // Why an evaluation's intermediate results cannot be observations ("" when they can): a utility
@@ -89,6 +94,14 @@ class Problem {
   // Utility oracle in [0, 1]; randomness comes only from `seed`. Must be safe to call from
   // several threads at once on one Problem.
   virtual UtilityResult utility(const space::Params& params, std::uint64_t seed) const = 0;
+  // The same, asking `go_on` after each result measured on the way where the oracle can stop there
+  // (a DP training observed every epoch); utility() itself, which never stops, by default.
+  virtual UtilityResult utility_until(const space::Params& params, std::uint64_t seed, const GoOn& go_on) const {
+    (void)go_on;
+    return utility(params, seed);
+  }
+  // Why utility_until never stops early ("" when it can).
+  virtual std::string early_stop_obstacle() const { return "its utility oracle measures no results on the way"; }
   virtual ReferenceSpec default_reference() const { return {}; }
   // The utility of a trivial model that a useful setting must beat (a classifier's majority-class
   // accuracy on the test split), when the problem knows one.
@@ -103,8 +116,10 @@ class Problem {
 
   // Runs both oracles, times them, and turns exceptions, NaN/inf utility, negative or NaN
   // epsilon and utility outside [0, 1] into a failed Evaluation with its reason.
-  // Virtual so that an oracle measuring both at once (the external command) runs once.
-  virtual Evaluation evaluate(const space::Params& params, std::uint64_t seed) const;
+  // Virtual so that an oracle measuring both at once (the external command) runs once. `go_on` goes
+  // to utility_until; a stopped training's epsilon is that of the setting it stopped at.
+  virtual Evaluation evaluate(const space::Params& params, std::uint64_t seed, const GoOn& go_on) const;
+  Evaluation evaluate(const space::Params& params, std::uint64_t seed) const { return evaluate(params, seed, {}); }
 };
 
 }  // namespace dpareto::problems

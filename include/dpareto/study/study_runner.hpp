@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "dpareto/core/go_on.hpp"
 #include "dpareto/study/storage.hpp"
 
 namespace dpareto::study {
@@ -36,11 +37,17 @@ class Proposer {
   // What a resumed proposer needs besides the told records (JSON, stored after every change).
   virtual nlohmann::json state() const = 0;
   virtual void restore_state(const nlohmann::json& state) = 0;
+  // Asked as an evaluation starts: the early-stopping rule it consults (issue 18), a snapshot that
+  // any thread may call; empty (the default) to let every evaluation run to its end.
+  virtual GoOn go_on() const { return {}; }
 };
 
-// Evaluates one setting with one seed; returns status ok|failed, the measurements, seconds and
-// message (id, phase, params and seed are filled in by the runner). Called from worker threads.
-using Evaluator = std::function<EvaluationRecord(const std::vector<double>& params, std::uint64_t seed)>;
+// Evaluates one setting with one seed, asking `go_on` where it can stop early; returns status
+// ok|failed, the measurements, seconds and message (id, phase and seed are filled in by the runner,
+// and params unless the evaluation stopped early and measured another setting: a training of fewer
+// epochs). Called from worker threads.
+using Evaluator =
+    std::function<EvaluationRecord(const std::vector<double>& params, std::uint64_t seed, const GoOn& go_on)>;
 
 struct RunnerSettings {
   int budget = 0;                  // completed evaluations the study should hold at the end
