@@ -360,6 +360,7 @@ UtilityResult DpTrainingProblem::utility_until(const space::Params& params, std:
   if (stopped_after > 0) {
     u.stopped_at = params;
     u.stopped_at[0] = stopped_after;
+    u.stopped_epsilon = epsilons[static_cast<std::size_t>(stopped_after - 1)].epsilon;
   }
   std::vector<std::size_t> complete;  // the repeats that observed every epoch before the last
   for (std::size_t r = 0; r < epoch_acc.size(); ++r)

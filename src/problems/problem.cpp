@@ -55,14 +55,12 @@ Evaluation Problem::evaluate(const space::Params& params, std::uint64_t seed, co
   const auto start = std::chrono::steady_clock::now();
   try {
     e.delta = delta();
-    e.epsilon = privacy(params);
     const auto utility_start = std::chrono::steady_clock::now();
     const UtilityResult u = go_on ? utility_until(params, seed, go_on) : utility(params, seed);
     e.further["train_seconds"] = seconds_since(utility_start);
-    if (!u.stopped_at.empty()) {
-      e.stopped_at = u.stopped_at;
-      e.epsilon = privacy(u.stopped_at);
-    }
+    // After the training, so that a stopped one is not accounted for epochs it never trained.
+    e.stopped_at = u.stopped_at;
+    e.epsilon = u.stopped_at.empty() ? privacy(params) : u.stopped_epsilon;
     e.utility = u.utility;
     e.utility_min = u.utility_min;
     e.utility_max = u.utility_max;

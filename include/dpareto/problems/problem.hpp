@@ -44,6 +44,9 @@ struct UtilityResult {
   // A training that GoOn stopped: the setting its final result measured (the epochs it trained);
   // empty when it measured the setting it was given.
   space::Params stopped_at;
+  // With stopped_at: that setting's ε, from the accounting of every epoch that GoOn weighed (an
+  // upper bound, as privacy()'s; Problem::evaluate then accounts nothing again).
+  double stopped_epsilon = 0;
 };
 
 // One evaluated setting. `ok == false` is a failed evaluation: `message` says why; it never
