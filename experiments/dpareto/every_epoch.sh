@@ -14,13 +14,14 @@
 # EVERY_KNOWN=1: the every-epoch arm also computes ε exactly inside the acquisition (--known-epsilon),
 # and both arms account with RDP, which --known-epsilon needs. EVERY_COST=1: the every-epoch arm
 # ranks its proposals by acquisition per predicted training second (--cost-aware). EVERY_STOP=1: the
-# every-epoch arm stops trainings whose next epochs cannot improve the front (--early-stop). RESCORE=1: also
+# every-epoch arm stops trainings whose next epochs cannot improve the front (--early-stop).
+# EVERY_ACQUISITION=ehvi: the every-epoch arm proposes by EHVI instead of HVPoI. RESCORE=1: also
 # every_epoch-rescored.txt (bench_rescored_fronts: the final-epoch run's front and the every-epoch
 # run's front at 1/3 of its training seconds, each point trained again with a fresh seed, both axes;
 # ~1 s a front point, 2 threads); finished explorations are not run again.
 #
 # usage: experiments/dpareto/every_epoch.sh [MODEL...]   (default adult-logreg-sgd)
-#        knobs: those of common.sh, EVERY_KNOWN, EVERY_COST, EVERY_STOP and RESCORE; BUDGET defaults to 256, EVERY_BUDGET to 128 and
+#        knobs: those of common.sh, EVERY_KNOWN, EVERY_COST, EVERY_STOP, EVERY_ACQUISITION and RESCORE; BUDGET defaults to 256, EVERY_BUDGET to 128 and
 #        SEEDS to 10 here
 [ "${SMOKE:-0}" = 1 ] || : "${BUDGET:=256}" "${EVERY_BUDGET:=128}" "${SEEDS:=10}"
 source "$(dirname "$0")/common.sh"
@@ -46,6 +47,11 @@ case "${EVERY_STOP:-0}" in
   0) ;;
   1) every_flags+=(--early-stop) ;;
   *) die "EVERY_STOP=${EVERY_STOP}: expected 0 or 1" ;;
+esac
+case "${EVERY_ACQUISITION:-hvpoi}" in
+  hvpoi) ;;
+  ehvi) every_flags+=(--acquisition ehvi) ;;
+  *) die "EVERY_ACQUISITION=${EVERY_ACQUISITION}: expected hvpoi or ehvi" ;;
 esac
 case "${RESCORE:-0}" in
   0 | 1) ;;

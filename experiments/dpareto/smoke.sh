@@ -93,7 +93,7 @@ grep -q '^| adult-logreg-sgd | 2 + 2 | Welch' "$scratch/front/improvement_front.
 grep -q '"improvement_front": "observed"' "$scratch/front/adult-logreg-sgd/observed/dpareto-s1/summary.json" ||
   fail "the observed arm did not cut its cells from the observed front"
 
-OUT="$scratch/epochs" bash "$here/every_epoch.sh" > /dev/null
+OUT="$scratch/epochs" EVERY_ACQUISITION=ehvi bash "$here/every_epoch.sh" > /dev/null
 need "$scratch"/epochs/every_epoch.md "$scratch"/epochs/adult-logreg-sgd/{every_epoch-time.txt,every_epoch-time-log.txt,every_epoch-linear.txt,every_epoch_hv.png}
 grep -q '^| adult-logreg-sgd | 2 + 2 | ' "$scratch/epochs/every_epoch.md" || fail "every_epoch.md: no row"
 # The every-epoch runs hold intermediate results (phase epoch), the final-epoch runs none.
@@ -101,6 +101,10 @@ grep -q '^[0-9]*,epoch,ok,' "$scratch/epochs/adult-logreg-sgd/every/dpareto-s1/e
   fail "an every-epoch run recorded no intermediate result"
 ! grep -q '^[0-9]*,epoch,' "$scratch/epochs/adult-logreg-sgd/final/dpareto-s1/evaluations.csv" ||
   fail "a final-epoch run recorded intermediate results"
+grep -q '"acquisition": "ehvi"' "$scratch/epochs/adult-logreg-sgd/every/dpareto-s1/summary.json" ||
+  fail "EVERY_ACQUISITION=ehvi: the every-epoch arm did not run EHVI"
+grep -q '"acquisition": "hvpoi"' "$scratch/epochs/adult-logreg-sgd/final/dpareto-s1/summary.json" ||
+  fail "EVERY_ACQUISITION=ehvi: the final-epoch arm did not keep HVPoI"
 
 OUT="$scratch/adult" bash "$here/overhead.sh" > /dev/null
 need "$scratch/adult/overhead.md"
@@ -122,6 +126,8 @@ OUT="$scratch/bad" DPARETO_DATA="$scratch/nowhere" expect_refusal "mnist data mi
 OUT="$scratch/bad" DPARETO_DATA="$scratch/nowhere" expect_refusal "adult data missing" bash "$here/variability.sh"
 OUT="$scratch/bad" REPEATS=1 SMOKE=0 expect_refusal "needs at least 2 repeats" bash "$here/variability.sh"
 OUT="$scratch/bad" ACCOUNTING=moments expect_refusal "ACCOUNTING=moments: expected ours or paper" bash "$here/table2.sh"
+OUT="$scratch/bad" EVERY_ACQUISITION=ucb expect_refusal "EVERY_ACQUISITION=ucb: expected hvpoi or ehvi" \
+  bash "$here/every_epoch.sh"
 OUT="$scratch/bad" SEEDS=x expect_refusal "SEEDS=x: expected a whole number" bash "$here/table2.sh"
 OUT="$scratch/bad" STUDY_URI=/tmp/x.db expect_refusal "STUDY_URI=/tmp/x.db: expected a postgresql:// URI" bash "$here/mnist.sh"
 OUT="$scratch/empty" expect_refusal "no DPareto runs under $scratch/empty" bash "$here/overhead.sh"
