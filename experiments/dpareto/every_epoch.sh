@@ -21,8 +21,8 @@
 # ~1 s a front point, 2 threads); finished explorations are not run again.
 #
 # usage: experiments/dpareto/every_epoch.sh [MODEL...]   (default adult-logreg-sgd)
-#        knobs: those of common.sh, EVERY_KNOWN, EVERY_COST, EVERY_STOP, EVERY_ACQUISITION and RESCORE; BUDGET defaults to 256, EVERY_BUDGET to 128 and
-#        SEEDS to 10 here
+#        knobs: those of common.sh, EVERY_KNOWN, EVERY_COST, EVERY_STOP, EVERY_ACQUISITION and
+#        RESCORE; BUDGET defaults to 256, EVERY_BUDGET to 128 and SEEDS to 10 here
 [ "${SMOKE:-0}" = 1 ] || : "${BUDGET:=256}" "${EVERY_BUDGET:=128}" "${SEEDS:=10}"
 source "$(dirname "$0")/common.sh"
 every_budget="${EVERY_BUDGET:-$budget}"
